@@ -28,8 +28,8 @@ const config: runtime.GetPrismaClientConfig = {
     },
     "config": {
       "moduleFormat": "esm",
-      "importFileExtension": "js",
-      "engineType": "client"
+      "engineType": "client",
+      "importFileExtension": "js"
     },
     "binaryTargets": [
       {

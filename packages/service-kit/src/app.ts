@@ -1,0 +1,134 @@
+// The express app every service starts from: request ids, JSON logs, metrics, body
+// limits, health endpoints, and one error shape `{ "error": ... }` for everything.
+import express, { type Express, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import { ZodError } from 'zod';
+import { HttpError } from './errors.js';
+import { isDependencyUnavailable } from './dependency-errors.js';
+import { runChecks, type ReadinessCheck } from './health.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import { requestIdFrom } from './request-id.js';
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  metrics?: Metrics;
+  readiness?: Record<string, ReadinessCheck>;
+  /** JSON body limit (DECISIONS.md §1: 64 KiB unless a service needs less). */
+  bodyLimit?: string;
+  /** express trust-proxy setting: who may tell us the client IP (the gateway). */
+  trustProxy?: string | boolean | number;
+  /** Registers the service's routes. */
+  routes: (app: Express) => void;
+}
+
+export function createServiceApp(options: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', options.trustProxy ?? 'loopback, linklocal, uniquelocal');
+  app.set('etag', false);
+
+  app.use((req, res, next) => {
+    const id = requestIdFrom(req.headers['x-request-id']);
+    req.headers['x-request-id'] = id;
+    res.setHeader('X-Request-Id', id);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger: options.logger,
+      genReqId: (req) => req.headers['x-request-id'] as string,
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+    }),
+  );
+  if (options.metrics) app.use(options.metrics.middleware);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const { ready, checks } = await runChecks(options.readiness ?? {});
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
+  });
+  if (options.metrics) {
+    const { registry } = options.metrics;
+    app.get('/metrics', async (_req, res) => {
+      res.type(registry.contentType).send(await registry.metrics());
+    });
+  }
+
+  app.use(express.json({ limit: options.bodyLimit ?? '64kb', strict: true }));
+  options.routes(app);
+  app.use(methodNotAllowedOrNotFound(app));
+  app.use(errorHandler(options.logger));
+  return app;
+}
+
+/** 405 with `Allow` when the path exists under another method, else 404. */
+function methodNotAllowedOrNotFound(app: Express): RequestHandler {
+  return (req, res) => {
+    const methods = new Set<string>();
+    const stack = (app as unknown as { router?: { stack: RouterLayer[] } }).router?.stack ?? [];
+    for (const layer of stack) {
+      if (!layer.route || !layer.match(req.path)) continue;
+      for (const [method, on] of Object.entries(layer.route.methods)) {
+        if (on && method !== '_all') methods.add(method.toUpperCase());
+      }
+    }
+    if (methods.size > 0 && !methods.has(req.method)) {
+      if (methods.has('GET')) methods.add('HEAD');
+      res.setHeader('Allow', [...methods].sort().join(', '));
+      res.status(405).json({ error: 'Method not allowed' });
+      return;
+    }
+    res.status(404).json({ error: 'Not found' });
+  };
+}
+
+interface RouterLayer {
+  route?: { methods: Record<string, boolean> };
+  match(path: string): boolean;
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    if (err instanceof HttpError) {
+      res.set(err.headers);
+      res.status(err.status).json(err.details === undefined ? { error: err.message } : { error: err.message, details: err.details });
+      return;
+    }
+    if (err instanceof ZodError) {
+      res.status(400).json({ error: 'Invalid request', details: err.issues });
+      return;
+    }
+    // body-parser errors carry a `type` and a client status.
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') {
+      res.status(413).json({ error: 'Request body too large' });
+      return;
+    }
+    if (type === 'entity.parse.failed') {
+      res.status(400).json({ error: 'Request body is not valid JSON' });
+      return;
+    }
+    const status = (err as { status?: number }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json({ error: (err as Error).message || 'Bad request' });
+      return;
+    }
+    if (isDependencyUnavailable(err)) {
+      logger.warn({ err, reqId: req.headers['x-request-id'] }, 'dependency unavailable');
+      res.setHeader('Retry-After', '5');
+      res.status(503).json({ error: 'Service temporarily unavailable' });
+      return;
+    }
+    logger.error({ err, reqId: req.headers['x-request-id'] }, 'unhandled error');
+    res.status(500).json({ error: 'Internal server error' });
+  };
+}

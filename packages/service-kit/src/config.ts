@@ -1,0 +1,62 @@
+// Settings come from the environment, validated with zod at start: a missing or bad
+// setting stops the process with a message that names it.
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parse `env` with `schema`; throw a ConfigError naming every bad or missing setting. */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)';
+      const value = env[name];
+      return value === undefined
+        ? `${name} is missing: ${issue.message}`
+        : `${name} is invalid: ${issue.message}`;
+    }),
+  );
+}
+
+/** Empty strings count as unset, as in most .env tooling. */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+export const settings = {
+  optionalString,
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  url: (fallback: string) =>
+    z
+      .string()
+      .default(fallback)
+      .refine((v) => URL.canParse(v), 'must be a URL'),
+  bool: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'])
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+  /** A PEM key given inline, with `\n` escapes allowed (how most secret stores pass them). */
+  pem: optionalString.transform((v) => v?.replace(/\\n/g, '\n')),
+};
+
+/** Settings every service shares (names from DECISIONS.md §8). */
+export const baseConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: settings.url('postgresql://postgres@127.0.0.1:5432/svc'),
+  REDIS_URL: settings.url('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key, queue and channel: lets tests and tenants share one Redis. */
+  REDIS_PREFIX: z.string().default(''),
+  /** Who may set X-Forwarded-For for this service: the gateway (express trust-proxy syntax). */
+  TRUSTED_PROXIES: z.string().default('loopback, linklocal, uniquelocal'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+export type BaseConfig = z.infer<typeof baseConfigSchema>;

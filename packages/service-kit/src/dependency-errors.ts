@@ -1,0 +1,51 @@
+// Recognises "PostgreSQL or Redis is unreachable" among the errors a request can hit,
+// so the error handler answers 503 (and the process keeps running) instead of 500.
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown: PostgreSQL is going away
+  '57P03', // cannot_connect_now: starting up or shutting down
+  '08000',
+  '08001',
+  '08003',
+  '08006', // connection exceptions
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017', // Prisma: can't reach / timed out / server closed the connection
+]);
+
+const MESSAGE_PATTERNS = [
+  /Connection is closed/i, // ioredis
+  /enableOfflineQueue/i, // ioredis with the offline queue off
+  /Reached the max retries per request/i, // ioredis MaxRetriesPerRequestError
+  /Redis is not ready|not ready to accept/i,
+  /Connection terminated/i, // pg
+  /timeout exceeded when trying to connect/i, // pg pool
+  /Can't reach database server/i, // Prisma
+  /DatabaseNotReachable|DatabaseDoesNotExist/i, // driver adapter error kinds
+  /connect ECONNREFUSED/i,
+];
+
+export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 5) return false;
+  const e = err as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    name?: unknown;
+    errors?: unknown;
+  };
+  if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true;
+  if (e.name === 'MaxRetriesPerRequestError') return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  if (MESSAGE_PATTERNS.some((p) => p.test(message))) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isDependencyUnavailable(x, depth + 1)))
+    return true;
+  return isDependencyUnavailable(e.cause, depth + 1);
+}

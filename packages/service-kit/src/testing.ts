@@ -1,0 +1,52 @@
+// Test support: every test file gets its own PostgreSQL schema and Redis key prefix,
+// so files run in parallel and repeatedly against the one real PostgreSQL and Redis.
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import {
+  resolveDatabaseTarget,
+  databaseTargetToUrl,
+  type DatabaseTarget,
+} from './database-url.js';
+import { applyMigrationSql, dropSchema, ensureDatabaseAndSchema } from './migrations.js';
+
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_test';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const suffix = () => randomBytes(5).toString('hex');
+
+export interface TestDatabase {
+  target: DatabaseTarget;
+  url: string;
+  drop: () => Promise<void>;
+}
+
+/** A fresh schema with the service's migrations applied. */
+export async function createTestDatabase(migrationsDir: string): Promise<TestDatabase> {
+  const base = resolveDatabaseTarget(undefined, TEST_DATABASE_URL, 'public');
+  const target = { ...base, schema: `t_${suffix()}` };
+  await ensureDatabaseAndSchema(target);
+  await applyMigrationSql(target, migrationsDir);
+  return { target, url: databaseTargetToUrl(target), drop: () => dropSchema(target) };
+}
+
+export const testRedisPrefix = () => `test:${suffix()}:`;
+
+/** Deletes every key under a test prefix. */
+export async function deleteRedisPrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
+/** A throwaway ES256 key pair (PEM), as auth uses to sign sessions. */
+export function generateTestKeyPair(): { privateKey: string; publicKey: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return {
+    privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}

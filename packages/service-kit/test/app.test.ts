@@ -1,0 +1,115 @@
+import { describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { z } from 'zod';
+import { createServiceApp } from '../src/app.js';
+import { HttpError } from '../src/errors.js';
+import { createLogger } from '../src/logger.js';
+import { createMetrics } from '../src/metrics.js';
+
+const logger = createLogger('test', 'silent');
+
+function buildApp(ready = true) {
+  return createServiceApp({
+    logger,
+    metrics: createMetrics('test'),
+    readiness: {
+      postgres: async () => {
+        if (!ready) throw new Error('down');
+      },
+    },
+    routes: (app) => {
+      app.get('/items/:id', (req, res) => {
+        res.json({ id: req.params.id });
+      });
+      app.post('/items', (req, res) => {
+        const body = z.object({ name: z.string().min(1) }).parse(req.body);
+        res.status(201).json(body);
+      });
+      app.get('/teapot', () => {
+        throw new HttpError(418, "I'm a teapot", { hint: 'tea' });
+      });
+      app.get('/crash', () => {
+        throw new Error('secret internals at /srv/app.ts:12');
+      });
+      app.get('/db-down', async () => {
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      });
+    },
+  });
+}
+
+describe('createServiceApp', () => {
+  const app = buildApp();
+
+  it('serves /healthz and /readyz', async () => {
+    expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await request(app).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks).toEqual({ postgres: 'ok' });
+    const notReady = await request(buildApp(false)).get('/readyz');
+    expect(notReady.status).toBe(503);
+    expect(notReady.body).toEqual({ status: 'unavailable', checks: { postgres: 'unavailable' } });
+  });
+
+  it('answers unknown paths with 404 JSON and wrong methods with 405 JSON + Allow', async () => {
+    const missing = await request(app).get('/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'Not found' });
+    const wrong = await request(app).delete('/items/1');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow).toBe('GET, HEAD');
+    expect(wrong.body).toEqual({ error: 'Method not allowed' });
+  });
+
+  it('turns zod errors into 400 with details', async () => {
+    const res = await request(app).post('/items').send({ name: '' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Invalid request');
+    expect(res.body.details[0].path).toEqual(['name']);
+  });
+
+  it('answers 400 JSON for a body that is not JSON and 413 JSON over the limit', async () => {
+    const bad = await request(app).post('/items').set('Content-Type', 'application/json').send('{"name":');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'Request body is not valid JSON' });
+    const big = await request(app)
+      .post('/items')
+      .send({ name: 'x'.repeat(70 * 1024) });
+    expect(big.status).toBe(413);
+    expect(big.body).toEqual({ error: 'Request body too large' });
+  });
+
+  it('answers HttpErrors with their status and details', async () => {
+    const res = await request(app).get('/teapot');
+    expect(res.status).toBe(418);
+    expect(res.body).toEqual({ error: "I'm a teapot", details: { hint: 'tea' } });
+  });
+
+  it('answers 500 without a stack trace', async () => {
+    const res = await request(app).get('/crash');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: 'Internal server error' });
+    expect(res.text).not.toMatch(/srv|secret|at /);
+  });
+
+  it('maps an unreachable dependency to 503', async () => {
+    const res = await request(app).get('/db-down');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: 'Service temporarily unavailable' });
+  });
+
+  it('keeps a sane X-Request-Id and replaces an unsafe one', async () => {
+    const kept = await request(app).get('/items/1').set('X-Request-Id', 'abc-123');
+    expect(kept.headers['x-request-id']).toBe('abc-123');
+    const replaced = await request(app).get('/items/1').set('X-Request-Id', 'bad id with spaces and /slashes');
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('counts requests per route at /metrics', async () => {
+    await request(app).get('/items/7');
+    const res = await request(app).get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/http_requests_total\{[^}]*route="\/items\/:id"[^}]*status="200"[^}]*\} \d+/);
+    expect(res.text).toMatch(/http_request_duration_seconds_bucket/);
+  });
+});

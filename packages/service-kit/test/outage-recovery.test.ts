@@ -1,0 +1,49 @@
+// Redis goes away and comes back: requests get 503 (never a hang or a crash) and the
+// service recovers by itself.
+import { afterAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { createServiceApp } from '../src/app.js';
+import { redisCheck } from '../src/health.js';
+import { createLogger } from '../src/logger.js';
+import { createRedis, waitForRedis } from '../src/redis.js';
+import { startTcpProxy } from './tcp-proxy.js';
+
+const logger = createLogger('test', 'silent');
+
+describe('Redis outage', () => {
+  let cleanup: () => Promise<void> = async () => undefined;
+  afterAll(() => cleanup());
+
+  it('answers 503 while Redis is unreachable and recovers when it returns', async () => {
+    const proxy = await startTcpProxy(6379);
+    const redis = createRedis(`redis://127.0.0.1:${proxy.port}`, logger);
+    cleanup = async () => {
+      redis.disconnect();
+      await proxy.close();
+    };
+    await waitForRedis(redis);
+    const app = createServiceApp({
+      logger,
+      readiness: { redis: redisCheck(redis, 500) },
+      routes: (a) =>
+        a.get('/count', async (_req, res) => {
+          res.json({ value: await redis.incr('test:outage:count') });
+        }),
+    });
+    expect((await request(app).get('/count')).status).toBe(200);
+
+    await proxy.cut();
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    const during = await request(app).get('/count');
+    expect(during.status).toBe(503);
+    expect(during.body).toEqual({ error: 'Service temporarily unavailable' });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect((await request(app).get('/readyz')).status).toBe(503);
+
+    await proxy.restore();
+    await waitForRedis(redis, 10_000);
+    expect((await request(app).get('/count')).status).toBe(200);
+    expect((await request(app).get('/readyz')).status).toBe(200);
+  });
+});

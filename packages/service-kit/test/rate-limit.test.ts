@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { createServiceApp } from '../src/app.js';
+import { createLogger } from '../src/logger.js';
+import { byIp, rateLimit } from '../src/rate-limit.js';
+import { createRedis, waitForRedis } from '../src/redis.js';
+import { TEST_REDIS_URL, deleteRedisPrefix, testRedisPrefix } from '../src/testing.js';
+
+const logger = createLogger('test', 'silent');
+const prefix = testRedisPrefix();
+const redis = createRedis(TEST_REDIS_URL, logger);
+// A client pointed at a port where nothing listens: Redis "down".
+const deadRedis = new Redis('redis://127.0.0.1:1', {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  lazyConnect: true,
+  retryStrategy: () => null,
+});
+
+beforeAll(() => waitForRedis(redis));
+
+afterAll(async () => {
+  await deleteRedisPrefix(redis, prefix);
+  redis.disconnect();
+  deadRedis.disconnect();
+});
+
+function appWith(client: Redis, points: number, key = byIp) {
+  const limit = rateLimit({ redis: client, prefix, name: `t${Math.random()}`, points, durationSeconds: 60, key });
+  return createServiceApp({
+    logger,
+    routes: (app) => app.post('/thing', limit.middleware, (_req, res) => void res.json({ ok: true })),
+  });
+}
+
+describe('rateLimit', () => {
+  it('allows `points` requests, then 429 JSON with Retry-After and RateLimit headers', async () => {
+    const app = appWith(redis, 3);
+    for (let i = 0; i < 3; i++) {
+      const ok = await request(app).post('/thing');
+      expect(ok.status).toBe(200);
+      expect(ok.headers['ratelimit-limit']).toBe('3');
+      expect(ok.headers['ratelimit-remaining']).toBe(String(2 - i));
+      expect(Number(ok.headers['ratelimit-reset'])).toBeGreaterThan(0);
+    }
+    const limited = await request(app).post('/thing');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: 'Too many requests' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(limited.headers['ratelimit-remaining']).toBe('0');
+  });
+
+  it('counts each key separately', async () => {
+    const app = appWith(redis, 1, (req) => String(req.headers['x-user']));
+    expect((await request(app).post('/thing').set('x-user', 'a')).status).toBe(200);
+    expect((await request(app).post('/thing').set('x-user', 'a')).status).toBe(429);
+    expect((await request(app).post('/thing').set('x-user', 'b')).status).toBe(200);
+  });
+
+  it('keeps counting in memory while Redis is down', async () => {
+    const app = appWith(deadRedis, 2);
+    expect((await request(app).post('/thing')).status).toBe(200);
+    expect((await request(app).post('/thing')).status).toBe(200);
+    expect((await request(app).post('/thing')).status).toBe(429);
+  });
+});

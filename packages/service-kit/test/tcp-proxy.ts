@@ -1,0 +1,40 @@
+// A loopback TCP proxy the tests can cut and restore, to play a PostgreSQL or Redis outage.
+import net from 'node:net';
+
+export interface TcpProxy {
+  port: number;
+  cut: () => Promise<void>;
+  restore: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(targetPort, targetHost);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => s.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  const cut = async () => {
+    await new Promise<void>((resolve) => {
+      server?.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    });
+    server = undefined;
+  };
+  await listen();
+  return { port, cut, restore: listen, close: cut };
+}

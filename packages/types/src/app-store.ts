@@ -1,0 +1,280 @@
+// Application listing interface under /api/v1 (app-listing-api.md, DECISIONS §3–4).
+import { z } from 'zod';
+import { Id, IsoDateTime, OffsetPaginationMeta, OffsetPaginationQuery } from './common.js';
+
+export const APP_CATEGORIES = [
+  'tools',
+  'games',
+  'social',
+  'finance',
+  'productivity',
+  'education',
+  'entertainment',
+  'developer',
+  'news',
+  'lifestyle',
+  'defi',
+  'nft',
+] as const;
+export const AppCategory = z.enum(APP_CATEGORIES);
+export type AppCategory = z.infer<typeof AppCategory>;
+
+export const AppType = z.enum(['web', 'pwa', 'dapp']);
+export type AppType = z.infer<typeof AppType>;
+
+export const AppOpenMode = z.enum(['iframe', 'external']);
+export type AppOpenMode = z.infer<typeof AppOpenMode>;
+
+export const AppStatus = z.enum(['approved', 'blocked']);
+export type AppStatus = z.infer<typeof AppStatus>;
+
+export const REPORT_REASONS = [
+  'spam',
+  'malware',
+  'phishing',
+  'illegal',
+  'inappropriate',
+  'other',
+] as const;
+export const ReportReason = z.enum(REPORT_REASONS);
+export type ReportReason = z.infer<typeof ReportReason>;
+
+/** The 5th distinct reporter blocks the app. */
+export const REPORT_BLOCK_THRESHOLD = 5;
+
+// ---- field rules (DECISIONS §4) -------------------------------------------------------
+
+export const AppSlug = z
+  .string()
+  .min(3)
+  .max(64)
+  .regex(
+    /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+    'Slug must be lower-case letters and digits separated by single hyphens',
+  );
+export type AppSlug = z.infer<typeof AppSlug>;
+
+export const AppName = z.string().trim().min(1).max(80);
+export type AppName = z.infer<typeof AppName>;
+export const AppDescription = z.string().max(2000);
+export type AppDescription = z.infer<typeof AppDescription>;
+
+/** `https://` only; the prefix check also refuses forms like `https:host` that URL parsing accepts. */
+export const AppUrl = z
+  .url({ protocol: /^https$/, message: 'URL must be a valid https:// address' })
+  .max(2048)
+  .regex(/^https:\/\//i, 'URL must start with https://');
+export type AppUrl = z.infer<typeof AppUrl>;
+
+export const AppChain = z.string().trim().min(1).max(64);
+export type AppChain = z.infer<typeof AppChain>;
+
+export const HexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Colour must be #rrggbb');
+export type HexColor = z.infer<typeof HexColor>;
+
+/** 20 KB. Only length and type here; removing scripts/handlers/external refs is a service rule. */
+export const ICON_SVG_MAX_LENGTH = 20480;
+export const IconSvg = z.string().max(ICON_SVG_MAX_LENGTH);
+export type IconSvg = z.infer<typeof IconSvg>;
+
+export const TechTags = z.array(z.string().trim().min(1).max(32)).max(10);
+export type TechTags = z.infer<typeof TechTags>;
+
+/** Semantic Versioning 2.0.0 (the official regular expression). */
+export const SemVer = z
+  .string()
+  .regex(
+    /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/,
+    'Must be a semver version such as 1.2.3',
+  );
+export type SemVer = z.infer<typeof SemVer>;
+
+// ---- records --------------------------------------------------------------------------
+
+/** Every field of the App table; fields optional on submit are null until set. */
+export const App = z.object({
+  id: Id,
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  url: z.string(),
+  category: AppCategory,
+  app_type: AppType,
+  open_mode: AppOpenMode,
+  status: AppStatus,
+  downloads: z.number().int().nonnegative(),
+  author_name: z.string(),
+  chain: z.string().nullable(),
+  icon_gradient_from: HexColor.nullable(),
+  icon_gradient_to: HexColor.nullable(),
+  icon_svg: z.string().nullable(),
+  tech_tags: z.array(z.string()),
+  svc_sdk_version: z.string().nullable(),
+});
+export type App = z.infer<typeof App>;
+
+/** The fields the public listing returns. */
+export const AppListItem = App.pick({
+  id: true,
+  slug: true,
+  name: true,
+  description: true,
+  url: true,
+  category: true,
+  app_type: true,
+  open_mode: true,
+  status: true,
+  downloads: true,
+  author_name: true,
+});
+export type AppListItem = z.infer<typeof AppListItem>;
+
+export const AppDetail = App.extend({
+  created_at: IsoDateTime,
+  updated_at: IsoDateTime,
+  report_count: z.number().int().nonnegative(),
+});
+export type AppDetail = z.infer<typeof AppDetail>;
+
+// ---- path parameters -------------------------------------------------------------------
+
+/** Any string: an unknown or malformed slug is a 404, not a 400. */
+export const AppSlugParams = z.object({ slug: z.string().min(1) });
+export type AppSlugParams = z.infer<typeof AppSlugParams>;
+
+export const ApiKeyParams = z.object({ slug: z.string().min(1), id: Id });
+export type ApiKeyParams = z.infer<typeof ApiKeyParams>;
+
+// ---- listing ---------------------------------------------------------------------------
+
+export const AppListQuery = OffsetPaginationQuery.extend({
+  category: AppCategory.optional(),
+  app_type: AppType.optional(),
+  /** Searches name, description and tech_tags; capped to keep queries cheap. */
+  q: z.string().trim().max(200).optional(),
+});
+export type AppListQuery = z.infer<typeof AppListQuery>;
+
+export const AppListResponse = z.object({
+  apps: z.array(AppListItem),
+  meta: OffsetPaginationMeta,
+});
+export type AppListResponse = z.infer<typeof AppListResponse>;
+
+export const AppDetailResponse = z.object({ app: AppDetail });
+export type AppDetailResponse = z.infer<typeof AppDetailResponse>;
+
+// ---- submit / update -------------------------------------------------------------------
+
+export const SubmitAppBody = z.object({
+  slug: AppSlug,
+  name: AppName,
+  url: AppUrl,
+  description: AppDescription.default(''),
+  category: AppCategory.default('tools'),
+  app_type: AppType.default('web'),
+  open_mode: AppOpenMode.default('iframe'),
+  chain: AppChain.optional(),
+});
+export type SubmitAppBody = z.infer<typeof SubmitAppBody>;
+
+export const SubmitAppResponse = z.object({
+  id: Id,
+  slug: z.string(),
+  status: z.literal('approved'),
+});
+export type SubmitAppResponse = z.infer<typeof SubmitAppResponse>;
+
+/**
+ * PATCH body: strict so a typo or a non-updatable field (slug, url, status...) is a 400
+ * rather than silently ignored. `null` clears a field that is nullable in the record.
+ */
+export const UpdateAppBody = z.strictObject({
+  name: AppName.optional(),
+  description: AppDescription.optional(),
+  icon_gradient_from: HexColor.nullable().optional(),
+  icon_gradient_to: HexColor.nullable().optional(),
+  icon_svg: IconSvg.nullable().optional(),
+  tech_tags: TechTags.optional(),
+  category: AppCategory.optional(),
+  chain: AppChain.nullable().optional(),
+  svc_sdk_version: SemVer.nullable().optional(),
+});
+export type UpdateAppBody = z.infer<typeof UpdateAppBody>;
+
+export const UpdateAppResponse = AppDetailResponse;
+export type UpdateAppResponse = z.infer<typeof UpdateAppResponse>;
+
+// ---- reports ---------------------------------------------------------------------------
+
+export const ReportAppBody = z.object({
+  reason: ReportReason.default('other'),
+  detail: z.string().max(500).optional(),
+});
+export type ReportAppBody = z.infer<typeof ReportAppBody>;
+
+export const ReportAppResponse = z.object({
+  success: z.boolean(),
+  report_count: z.number().int().nonnegative(),
+  blocked: z.boolean(),
+  message: z.string(),
+});
+export type ReportAppResponse = z.infer<typeof ReportAppResponse>;
+
+// ---- the caller ------------------------------------------------------------------------
+
+export const AppStoreUser = z.object({
+  id: Id,
+  /** The auth username. */
+  display_name: z.string(),
+  email: z.string(),
+  /** Gravatar-style URL of the email's SHA-256. */
+  avatar_url: z.string(),
+});
+export type AppStoreUser = z.infer<typeof AppStoreUser>;
+
+export const AppStoreMeResponse = z.object({ user: AppStoreUser });
+export type AppStoreMeResponse = z.infer<typeof AppStoreMeResponse>;
+
+/** The caller's own apps in any status, newest first. */
+export const MyAppsResponse = z.object({ apps: z.array(App) });
+export type MyAppsResponse = z.infer<typeof MyAppsResponse>;
+
+/** Installed apps, approved only. */
+export const InstalledAppsResponse = z.object({ apps: z.array(AppListItem) });
+export type InstalledAppsResponse = z.infer<typeof InstalledAppsResponse>;
+
+export const InstallAppResponse = z.object({ installed: z.literal(true) });
+export type InstallAppResponse = z.infer<typeof InstallAppResponse>;
+
+// ---- API keys --------------------------------------------------------------------------
+
+export const API_KEY_PREFIX = 'svc_live_';
+export const ApiKeySecret = z.string().regex(/^svc_live_[A-Za-z0-9_-]+$/);
+export type ApiKeySecret = z.infer<typeof ApiKeySecret>;
+
+/** The only response that carries the secret; it is never shown again. */
+export const CreateApiKeyResponse = z.object({
+  id: Id,
+  key: ApiKeySecret,
+  prefix: z.string().min(1),
+  created_at: IsoDateTime,
+});
+export type CreateApiKeyResponse = z.infer<typeof CreateApiKeyResponse>;
+
+export const ApiKeyListItem = z.object({
+  id: Id,
+  prefix: z.string().min(1),
+  created_at: IsoDateTime,
+  last_used_at: IsoDateTime.nullable(),
+  revoked_at: IsoDateTime.nullable(),
+});
+export type ApiKeyListItem = z.infer<typeof ApiKeyListItem>;
+
+export const ApiKeyListResponse = z.object({ keys: z.array(ApiKeyListItem) });
+export type ApiKeyListResponse = z.infer<typeof ApiKeyListResponse>;
+
+// ---- categories ------------------------------------------------------------------------
+
+export const CategoriesResponse = z.object({ categories: z.array(AppCategory) });
+export type CategoriesResponse = z.infer<typeof CategoriesResponse>;

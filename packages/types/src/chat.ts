@@ -1,0 +1,73 @@
+// Public chat room: messages, likes and entrance messages (site-sharing-api.md, DECISIONS §5).
+import { z } from 'zod';
+import { Id, IsoDateTime, LimitParam } from './common.js';
+
+export const CHAT_MESSAGE_MAX_LENGTH = 200;
+/** Content of every entrance message; clients render it translated. */
+export const ENTRANCE_CONTENT = 'entered';
+/** One entrance message per IP per this many seconds. */
+export const ENTRANCE_COOLDOWN_SECONDS = 10 * 60;
+
+export const ChatMessageType = z.enum(['chat', 'system', 'entrance']);
+export type ChatMessageType = z.infer<typeof ChatMessageType>;
+
+/** `<country_code>|<city>`; the city part may be empty when only the country is known. */
+export const SenderLocation = z
+  .string()
+  .regex(/^[A-Z]{2}\|[^|]*$/, 'Location must be <country_code>|<city>');
+export type SenderLocation = z.infer<typeof SenderLocation>;
+
+export const ChatMessage = z.object({
+  id: Id,
+  type: ChatMessageType,
+  /** Plain text, never HTML. */
+  content: z.string(),
+  content_key: z.string().nullable(),
+  content_params: z.record(z.string(), z.unknown()).nullable(),
+  sender_name: z.string(),
+  sender_location: SenderLocation.nullable(),
+  created_at: IsoDateTime,
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/** Newest `limit` messages, returned oldest first. */
+export const ChatMessageListQuery = z.object({ limit: LimitParam });
+export type ChatMessageListQuery = z.infer<typeof ChatMessageListQuery>;
+
+export const ChatMessageListResponse = z.object({ messages: z.array(ChatMessage) });
+export type ChatMessageListResponse = z.infer<typeof ChatMessageListResponse>;
+
+/** Trimmed first, so whitespace-only content is empty and refused. */
+export const PostChatMessageBody = z.object({
+  content: z.string().trim().min(1).max(CHAT_MESSAGE_MAX_LENGTH),
+});
+export type PostChatMessageBody = z.infer<typeof PostChatMessageBody>;
+
+export const PostChatMessageResponse = z.object({
+  message: ChatMessage.extend({ type: z.literal('chat') }),
+});
+export type PostChatMessageResponse = z.infer<typeof PostChatMessageResponse>;
+
+export const ChatMessageParams = z.object({ id: Id });
+export type ChatMessageParams = z.infer<typeof ChatMessageParams>;
+
+export const LikeChatMessageResponse = z.object({
+  liked: z.literal(true),
+  like_count: z.number().int().min(1),
+});
+export type LikeChatMessageResponse = z.infer<typeof LikeChatMessageResponse>;
+
+/**
+ * Internal (realtime → chat, not routed by the gateway): a WebSocket client connected from
+ * this IP; chat decides whether the 10-minute window allows a new entrance message.
+ */
+export const EntranceRequestBody = z.object({
+  ip: z.union([z.ipv4(), z.ipv6()]),
+});
+export type EntranceRequestBody = z.infer<typeof EntranceRequestBody>;
+
+/** `message` is null when the IP already had an entrance message in the window. */
+export const EntranceResponse = z.object({
+  message: ChatMessage.extend({ type: z.literal('entrance') }).nullable(),
+});
+export type EntranceResponse = z.infer<typeof EntranceResponse>;

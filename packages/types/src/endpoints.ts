@@ -1,0 +1,692 @@
+// The one catalogue of public endpoints of both interfaces and DECISIONS.md. It drives the
+// OpenAPI document and the gateway's route check, so every public path is here and nothing else.
+import { z } from 'zod';
+import {
+  AuthMeResponse,
+  LogoutResponse,
+  SendCodeBody,
+  SendCodeResponse,
+  SetUsernameBody,
+  SetUsernameResponse,
+  VerifyBody,
+  VerifyResponse,
+} from './auth.js';
+import {
+  ApiKeyListResponse,
+  ApiKeyParams,
+  AppDetailResponse,
+  AppListQuery,
+  AppListResponse,
+  AppSlugParams,
+  AppStoreMeResponse,
+  CategoriesResponse,
+  CreateApiKeyResponse,
+  InstallAppResponse,
+  InstalledAppsResponse,
+  MyAppsResponse,
+  ReportAppBody,
+  ReportAppResponse,
+  SubmitAppBody,
+  SubmitAppResponse,
+  UpdateAppBody,
+  UpdateAppResponse,
+} from './app-store.js';
+import {
+  ChatMessageListQuery,
+  ChatMessageListResponse,
+  ChatMessageParams,
+  LikeChatMessageResponse,
+  PostChatMessageBody,
+  PostChatMessageResponse,
+} from './chat.js';
+import { ErrorResponse } from './common.js';
+import {
+  BookmarkListResponse,
+  BookmarkParams,
+  BoostSiteResponse,
+  ClaimSiteResponse,
+  CreateBookmarkBody,
+  CreateBookmarkResponse,
+  DailyBgResponse,
+  MySubmissionsResponse,
+  RecordClickResponse,
+  SiteIdParams,
+  SiteListQuery,
+  SiteListResponse,
+  SiteTagsResponse,
+  SubmitSiteBody,
+  SubmitSiteCreatedResponse,
+  SubmitSiteExistingResponse,
+} from './sites.js';
+import { TranslateBody, TranslateResponse } from './translate.js';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export const SERVICE_NAMES = [
+  'auth',
+  'app-store',
+  'sites',
+  'chat',
+  'translate',
+  'realtime',
+  'gateway',
+] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/**
+ * none: public. session: `sn_token` cookie only (an API key is refused with 403).
+ * session-or-key: cookie or `Authorization: Bearer <API_KEY>`. optional-session: public,
+ * but a session changes the outcome (sender name, boost allowance, ownership...).
+ */
+export type AuthMode = 'none' | 'session' | 'session-or-key' | 'optional-session';
+
+export type RateLimitWindow = 'minute' | 'hour' | 'day';
+export type RateLimitKey = 'ip' | 'user' | 'key-or-user' | 'email';
+
+export interface RateLimit {
+  limit: number;
+  window: RateLimitWindow;
+  key: RateLimitKey;
+  /** Replaces limit/key when the caller has a valid session (boost: 1/day per IP, 3/day per user). */
+  session?: { limit: number; key: RateLimitKey };
+}
+
+export interface EndpointResponse {
+  description: string;
+  schema?: z.ZodType;
+  /** Omitted means application/json (or no body when there is no schema). */
+  contentType?: string;
+}
+
+export interface Endpoint {
+  method: HttpMethod;
+  /** OpenAPI style: `/api/v1/apps/{slug}`. */
+  path: string;
+  service: ServiceName;
+  /** Unique, camelCase; used as OpenAPI operationId and tool name. */
+  operationId: string;
+  summary: string;
+  auth: AuthMode;
+  /** Path parameters; a value that fails them means "no such resource": answer 404, not 400. */
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  responses: { [status: number]: EndpointResponse };
+  rateLimit?: RateLimit;
+}
+
+type EndpointSpec = Omit<Endpoint, 'responses'> & {
+  /** Success (and 101/204) responses. */
+  ok: { [status: number]: EndpointResponse };
+  /** Error statuses specific to this endpoint, with their condition. */
+  errors?: { [status: number]: string };
+  /** Needs PostgreSQL or Redis, so answers 503 when they are unreachable. Default true. */
+  store?: boolean;
+};
+
+const error = (description: string): EndpointResponse => ({ description, schema: ErrorResponse });
+
+/**
+ * Adds the error statuses that follow from the endpoint's shape (DECISIONS §1), so they are
+ * never forgotten: 400 when there is a query or body to validate, 401 when authentication
+ * is required, 413 with a body, 429 when rate-limited, 503 when a data store is needed, and
+ * 500 everywhere (a crash still answers JSON). Specific `errors` override these texts.
+ */
+function endpoint(spec: EndpointSpec): Endpoint {
+  const { ok, errors = {}, store = true, ...rest } = spec;
+  const responses: { [status: number]: EndpointResponse } = { ...ok };
+  if (rest.query || rest.body)
+    responses[400] = error('Invalid request (validation failed or body is not JSON)');
+  if (rest.auth === 'session' || rest.auth === 'session-or-key')
+    responses[401] = error('Authentication required');
+  if (rest.body) responses[413] = error('Request body too large');
+  if (rest.rateLimit)
+    responses[429] = error('Too many requests (Retry-After and RateLimit-* headers)');
+  responses[500] = error('Internal error');
+  if (store) responses[503] = error('Service temporarily unavailable');
+  for (const [status, description] of Object.entries(errors))
+    responses[Number(status)] = error(description);
+  return { ...rest, responses };
+}
+
+const json = (description: string, schema: z.ZodType): EndpointResponse => ({
+  description,
+  schema,
+});
+const noContent = (description: string): EndpointResponse => ({ description });
+
+// Rate limits from the documents and DECISIONS; endpoints whose limit is "not shown" have none.
+const APP_PUBLIC: RateLimit = { limit: 200, window: 'minute', key: 'ip' };
+const APP_AUTHENTICATED: RateLimit = { limit: 60, window: 'minute', key: 'key-or-user' };
+const APP_SESSION: RateLimit = { limit: 60, window: 'minute', key: 'user' };
+
+const KEY_REFUSED = 'an API key cannot be used here (session cookie only)';
+
+export const ENDPOINTS: readonly Endpoint[] = [
+  // ---- auth: /api/auth/* -----------------------------------------------------------------
+  endpoint({
+    method: 'POST',
+    path: '/api/auth/send-code',
+    service: 'auth',
+    operationId: 'sendLoginCode',
+    summary: 'Email a 6-digit login code (answers the same for every valid address)',
+    auth: 'none',
+    body: SendCodeBody,
+    ok: { 200: json('Code sent', SendCodeResponse) },
+    errors: { 400: 'Invalid email' },
+    rateLimit: { limit: 3, window: 'minute', key: 'email' },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/auth/verify',
+    service: 'auth',
+    operationId: 'verifyLoginCode',
+    summary: 'Exchange email + code for a session; sets the HttpOnly sn_token cookie',
+    auth: 'none',
+    body: VerifyBody,
+    ok: { 200: json('Logged in; Set-Cookie sn_token (JWT, 30 days)', VerifyResponse) },
+    errors: { 400: 'Invalid request, or Invalid or expired code' },
+    rateLimit: { limit: 5, window: 'minute', key: 'email' },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/auth/me',
+    service: 'auth',
+    operationId: 'getSessionUser',
+    summary: 'The logged-in user',
+    auth: 'session',
+    ok: { 200: json('The user of the session', AuthMeResponse) },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/auth/set-username',
+    service: 'auth',
+    operationId: 'setUsername',
+    summary: 'Change the username; issues a fresh sn_token cookie',
+    auth: 'session',
+    body: SetUsernameBody,
+    ok: { 200: json('Username changed; Set-Cookie sn_token', SetUsernameResponse) },
+    errors: {
+      400: 'Invalid username (3–32 letters, digits, _ or -)',
+      409: 'Username already taken',
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/auth/logout',
+    service: 'auth',
+    operationId: 'logout',
+    summary: 'Revoke the session and clear the cookie (idempotent)',
+    auth: 'optional-session',
+    ok: { 200: json('Logged out; cookie cleared', LogoutResponse) },
+  }),
+
+  // ---- app-store: /api/v1/* --------------------------------------------------------------
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/apps',
+    service: 'app-store',
+    operationId: 'listApps',
+    summary: 'Approved apps, by downloads then newest; filters category, app_type, q',
+    auth: 'none',
+    query: AppListQuery,
+    ok: { 200: json('A page of approved apps', AppListResponse) },
+    rateLimit: APP_PUBLIC,
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/apps',
+    service: 'app-store',
+    operationId: 'submitApp',
+    summary: 'Submit an app; it is approved at once',
+    auth: 'session-or-key',
+    body: SubmitAppBody,
+    ok: { 201: json('App created with status approved', SubmitAppResponse) },
+    errors: { 409: 'Slug already taken' },
+    rateLimit: { limit: 5, window: 'hour', key: 'user' },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/apps/{slug}',
+    service: 'app-store',
+    operationId: 'getApp',
+    summary: 'Full detail of an approved app',
+    auth: 'none',
+    params: AppSlugParams,
+    ok: { 200: json('The app', AppDetailResponse) },
+    errors: { 404: 'App not found (unknown, or not approved)' },
+    rateLimit: APP_PUBLIC,
+  }),
+  endpoint({
+    method: 'PATCH',
+    path: '/api/v1/apps/{slug}',
+    service: 'app-store',
+    operationId: 'updateApp',
+    summary: 'Update metadata of an app (author only; unknown fields refused)',
+    auth: 'session-or-key',
+    params: AppSlugParams,
+    body: UpdateAppBody,
+    ok: { 200: json('The updated app', UpdateAppResponse) },
+    errors: {
+      403: 'Not the author of the app, or API key is not valid for this app',
+      404: 'App not found (a blocked app is 404 for everyone but its author)',
+    },
+    rateLimit: APP_AUTHENTICATED,
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/apps/{slug}/report',
+    service: 'app-store',
+    operationId: 'reportApp',
+    summary: 'Report an app; the 5th distinct reporter blocks it',
+    auth: 'session',
+    params: AppSlugParams,
+    body: ReportAppBody,
+    ok: { 200: json('Report recorded', ReportAppResponse) },
+    errors: {
+      403: `Reporting your own app, or ${KEY_REFUSED}`,
+      404: 'App not found',
+      409: 'Already reported by this user, or app already blocked',
+    },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/apps/{slug}/keys',
+    service: 'app-store',
+    operationId: 'listApiKeys',
+    summary: "List the app's API keys (author only; no secrets)",
+    auth: 'session',
+    params: AppSlugParams,
+    ok: { 200: json('Keys of the app', ApiKeyListResponse) },
+    errors: { 403: `Not the author of the app, or ${KEY_REFUSED}`, 404: 'App not found' },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/apps/{slug}/keys',
+    service: 'app-store',
+    operationId: 'createApiKey',
+    summary: 'Create an API key for the app; the secret is shown only in this response',
+    auth: 'session',
+    params: AppSlugParams,
+    ok: { 201: json('Key created', CreateApiKeyResponse) },
+    errors: { 403: `Not the author of the app, or ${KEY_REFUSED}`, 404: 'App not found' },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/v1/apps/{slug}/keys/{id}',
+    service: 'app-store',
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key; it answers 401 from then on',
+    auth: 'session',
+    params: ApiKeyParams,
+    ok: { 204: noContent('Key revoked') },
+    errors: { 403: `Not the author of the app, or ${KEY_REFUSED}`, 404: 'App or key not found' },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/categories',
+    service: 'app-store',
+    operationId: 'listAppCategories',
+    summary: 'The 12 app categories',
+    auth: 'none',
+    ok: { 200: json('All categories', CategoriesResponse) },
+    rateLimit: APP_PUBLIC,
+    store: false,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/me',
+    service: 'app-store',
+    operationId: 'getAppStoreMe',
+    summary: 'The caller (session user, or the owner of the API key)',
+    auth: 'session-or-key',
+    ok: { 200: json('The caller', AppStoreMeResponse) },
+    rateLimit: APP_AUTHENTICATED,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/me/apps',
+    service: 'app-store',
+    operationId: 'listMyApps',
+    summary: "The caller's apps in any status, newest first",
+    auth: 'session-or-key',
+    ok: { 200: json("The caller's apps", MyAppsResponse) },
+    rateLimit: APP_AUTHENTICATED,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/me/installed',
+    service: 'app-store',
+    operationId: 'listInstalledApps',
+    summary: "Apps installed in the caller's desktop (approved only)",
+    auth: 'session-or-key',
+    ok: { 200: json('Installed approved apps', InstalledAppsResponse) },
+    rateLimit: APP_AUTHENTICATED,
+  }),
+  endpoint({
+    method: 'PUT',
+    path: '/api/v1/me/installed/{slug}',
+    service: 'app-store',
+    operationId: 'installApp',
+    summary: 'Install an approved app (idempotent; the first install counts a download)',
+    auth: 'session',
+    params: AppSlugParams,
+    ok: { 200: json('Installed', InstallAppResponse) },
+    errors: { 403: KEY_REFUSED, 404: 'App not found (unknown, or not approved)' },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/v1/me/installed/{slug}',
+    service: 'app-store',
+    operationId: 'uninstallApp',
+    summary: 'Uninstall an app (idempotent)',
+    auth: 'session',
+    params: AppSlugParams,
+    ok: { 204: noContent('Uninstalled (or was not installed)') },
+    errors: { 403: KEY_REFUSED },
+    rateLimit: APP_SESSION,
+  }),
+
+  // ---- sites: /api/sites*, /api/clicks/*, /api/bookmarks*, /api/daily-bg*, /sitemap.xml ----
+  endpoint({
+    method: 'GET',
+    path: '/api/sites',
+    service: 'sites',
+    operationId: 'listSites',
+    summary: 'Browse sites (60 per page), by hot score or most recent; search and tag filter',
+    auth: 'none',
+    query: SiteListQuery,
+    ok: { 200: json('A page of sites', SiteListResponse) },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/sites',
+    service: 'sites',
+    operationId: 'submitSite',
+    summary: 'Submit a site URL; metadata and tags follow asynchronously (site_update event)',
+    auth: 'optional-session',
+    body: SubmitSiteBody,
+    ok: {
+      201: json('New site', SubmitSiteCreatedResponse),
+      200: json('Known site; submit_count incremented', SubmitSiteExistingResponse),
+    },
+    errors: { 400: 'Invalid URL or request format', 403: 'Missing or invalid CAPTCHA token' },
+    rateLimit: { limit: 5, window: 'minute', key: 'ip' },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/sites/tags',
+    service: 'sites',
+    operationId: 'listSiteTags',
+    summary: 'The 11 site tags',
+    auth: 'none',
+    ok: { 200: json('All tags', SiteTagsResponse) },
+    store: false,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/sites/my-submissions',
+    service: 'sites',
+    operationId: 'listMySubmissions',
+    summary: "The caller's submitted sites, newest first",
+    auth: 'session',
+    ok: { 200: json('Submitted sites', MySubmissionsResponse) },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/sites/{id}/boost',
+    service: 'sites',
+    operationId: 'boostSite',
+    summary: 'Boost a site in the hot ranking (1/day per visitor IP, 3/day per user)',
+    auth: 'optional-session',
+    params: SiteIdParams,
+    ok: { 200: json('Boosted; credits = boosts left today', BoostSiteResponse) },
+    errors: { 404: 'Site not found', 429: 'Daily boost limit reached' },
+    rateLimit: { limit: 1, window: 'day', key: 'ip', session: { limit: 3, key: 'user' } },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/sites/{id}/claim',
+    service: 'sites',
+    operationId: 'claimSite',
+    summary: 'Claim a site by its <meta name="svc-verify" content="{id}"> tag',
+    auth: 'optional-session',
+    params: SiteIdParams,
+    ok: { 200: json('Ownership verified', ClaimSiteResponse) },
+    errors: {
+      400: 'Verification meta tag not found, or site already claimed',
+      404: 'Site not found',
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/clicks/{id}',
+    service: 'sites',
+    operationId: 'recordClick',
+    summary: 'Record a click on a site',
+    auth: 'none',
+    params: SiteIdParams,
+    ok: { 200: json('Click recorded', RecordClickResponse) },
+    errors: { 404: 'Site not found' },
+    rateLimit: { limit: 30, window: 'minute', key: 'ip' },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/bookmarks',
+    service: 'sites',
+    operationId: 'listBookmarks',
+    summary: "The caller's bookmarks",
+    auth: 'session',
+    ok: { 200: json('Bookmarks', BookmarkListResponse) },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/bookmarks',
+    service: 'sites',
+    operationId: 'createBookmark',
+    summary: 'Bookmark a site (idempotent: 200 with the existing bookmark)',
+    auth: 'session',
+    body: CreateBookmarkBody,
+    ok: {
+      201: json('Bookmark created', CreateBookmarkResponse),
+      200: json('Already bookmarked', CreateBookmarkResponse),
+    },
+    errors: { 404: 'Site not found' },
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/bookmarks/{site_id}',
+    service: 'sites',
+    operationId: 'deleteBookmark',
+    summary: 'Remove the bookmark of a site',
+    auth: 'session',
+    params: BookmarkParams,
+    ok: { 204: noContent('Bookmark removed') },
+    errors: { 404: 'Bookmark not found' },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/daily-bg',
+    service: 'sites',
+    operationId: 'getDailyBackground',
+    summary:
+      'Image of the day (cached 6 h; last good or bundled default when the provider is down)',
+    auth: 'none',
+    ok: { 200: json('Background of the day', DailyBgResponse) },
+    store: false,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/daily-bg/image',
+    service: 'sites',
+    operationId: 'getDailyBackgroundImage',
+    summary: 'The image bytes of the daily background, proxied with caching headers',
+    auth: 'none',
+    ok: { 200: { description: 'Image bytes', contentType: 'image/jpeg' } },
+    store: false,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/sitemap.xml',
+    service: 'sites',
+    operationId: 'getSitemap',
+    summary:
+      'XML sitemap of the home page and each site page, with hreflang alternates for the 12 languages',
+    auth: 'none',
+    ok: { 200: { description: 'Sitemap', contentType: 'application/xml' } },
+  }),
+
+  // ---- chat: /api/messages* --------------------------------------------------------------
+  endpoint({
+    method: 'GET',
+    path: '/api/messages',
+    service: 'chat',
+    operationId: 'listChatMessages',
+    summary: 'The newest chat messages, oldest first',
+    auth: 'none',
+    query: ChatMessageListQuery,
+    ok: { 200: json('Messages', ChatMessageListResponse) },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/messages',
+    service: 'chat',
+    operationId: 'postChatMessage',
+    summary: 'Post a chat message (1–200 characters after trimming)',
+    auth: 'optional-session',
+    body: PostChatMessageBody,
+    ok: { 201: json('Message stored and broadcast as new_message', PostChatMessageResponse) },
+    errors: { 400: 'Empty content or over 200 characters' },
+    rateLimit: { limit: 10, window: 'minute', key: 'ip' },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/messages/{id}/like',
+    service: 'chat',
+    operationId: 'likeChatMessage',
+    summary: 'Like a chat message once per IP/user; broadcast as like',
+    auth: 'optional-session',
+    params: ChatMessageParams,
+    ok: { 200: json('Liked', LikeChatMessageResponse) },
+    errors: { 404: 'Message not found', 409: 'Already liked by this IP or user' },
+  }),
+
+  // ---- translate -------------------------------------------------------------------------
+  endpoint({
+    method: 'POST',
+    path: '/api/translate',
+    service: 'translate',
+    operationId: 'translateText',
+    summary: 'Translate text into one of the 12 languages, detecting the input language',
+    auth: 'none',
+    body: TranslateBody,
+    ok: { 200: json('Translation', TranslateResponse) },
+    errors: {
+      400: 'Missing parameters or text too long',
+      500: 'Translation failed',
+      503: 'No AI provider configured, or Redis unavailable',
+    },
+    rateLimit: { limit: 20, window: 'minute', key: 'ip' },
+  }),
+
+  // ---- realtime --------------------------------------------------------------------------
+  endpoint({
+    method: 'GET',
+    path: '/api/ws',
+    service: 'realtime',
+    operationId: 'openRealtimeChannel',
+    summary: 'WebSocket upgrade; server sends {event, payload} messages (no authentication)',
+    auth: 'none',
+    ok: { 101: noContent('Switching Protocols to WebSocket') },
+    errors: { 426: 'Upgrade Required (not a WebSocket handshake)' },
+    store: false,
+  }),
+
+  // ---- gateway: discovery ----------------------------------------------------------------
+  endpoint({
+    method: 'GET',
+    path: '/openapi.json',
+    service: 'gateway',
+    operationId: 'getOpenApi',
+    summary: 'OpenAPI 3.1 document of every public path',
+    auth: 'none',
+    ok: { 200: { description: 'OpenAPI document', contentType: 'application/json' } },
+    store: false,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/llms.txt',
+    service: 'gateway',
+    operationId: 'getLlmsTxt',
+    summary: 'Short summary for language-model contexts',
+    auth: 'none',
+    ok: { 200: { description: 'Summary', contentType: 'text/plain' } },
+    store: false,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/llms-full.txt',
+    service: 'gateway',
+    operationId: 'getLlmsFullTxt',
+    summary: 'Complete reference for language-model use',
+    auth: 'none',
+    ok: { 200: { description: 'Reference', contentType: 'text/plain' } },
+    store: false,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/.well-known/ai-plugin.json',
+    service: 'gateway',
+    operationId: 'getAiPluginManifest',
+    summary: 'Plugin manifest for AI agents',
+    auth: 'none',
+    ok: { 200: { description: 'Plugin manifest', contentType: 'application/json' } },
+    store: false,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/.well-known/mcp.json',
+    service: 'gateway',
+    operationId: 'getMcpManifest',
+    summary: 'Tool definitions for AI agents',
+    auth: 'none',
+    ok: { 200: { description: 'MCP tool definitions', contentType: 'application/json' } },
+    store: false,
+  }),
+];
+
+/** Which service owns a public path (the gateway routes by these prefixes). */
+export function serviceForPath(path: string): ServiceName | undefined {
+  const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+  if (under('/api/auth')) return 'auth';
+  if (under('/api/v1')) return 'app-store';
+  if (
+    under('/api/sites') ||
+    under('/api/clicks') ||
+    under('/api/bookmarks') ||
+    under('/api/daily-bg')
+  )
+    return 'sites';
+  if (path === '/sitemap.xml') return 'sites';
+  if (under('/api/messages')) return 'chat';
+  if (path === '/api/translate') return 'translate';
+  if (path === '/api/ws') return 'realtime';
+  if (ENDPOINTS.some((e) => e.service === 'gateway' && e.path === path)) return 'gateway';
+  return undefined;
+}
+
+/** `/api/v1/apps/{slug}` → `/api/v1/apps/:slug` for Express routers. */
+export function toExpressPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+/** The catalogue entry of a method and OpenAPI-style path, if any. */
+export function findEndpoint(method: HttpMethod, path: string): Endpoint | undefined {
+  return ENDPOINTS.find((e) => e.method === method && e.path === path);
+}

@@ -1,0 +1,68 @@
+// Real-time channel messages (site-sharing-api.md "Events", DECISIONS §6).
+import { z } from 'zod';
+import { ChatMessage } from './chat.js';
+import { Site } from './sites.js';
+
+/** Redis pub/sub channel every service publishes RealtimeEvent JSON to; realtime fans it out. */
+export const REDIS_EVENTS_CHANNEL = 'svc:events';
+export const WS_PATH = '/api/ws';
+export const WS_PING_INTERVAL_MS = 30_000;
+
+export const NewMessageEvent = z.object({
+  event: z.literal('new_message'),
+  payload: ChatMessage,
+});
+export type NewMessageEvent = z.infer<typeof NewMessageEvent>;
+
+/** Partial Site sent after metadata/tags are fetched; `id` is always present. */
+export const SiteUpdatePayload = Site.partial().required({ id: true });
+export type SiteUpdatePayload = z.infer<typeof SiteUpdatePayload>;
+
+export const SiteUpdateEvent = z.object({
+  event: z.literal('site_update'),
+  payload: SiteUpdatePayload,
+});
+export type SiteUpdateEvent = z.infer<typeof SiteUpdateEvent>;
+
+/** fromUser / toUser are display names. */
+export const LikePayload = z.object({
+  messageId: z.string().min(1),
+  fromUser: z.string(),
+  toUser: z.string(),
+});
+export type LikePayload = z.infer<typeof LikePayload>;
+
+export const LikeEvent = z.object({
+  event: z.literal('like'),
+  payload: LikePayload,
+});
+export type LikeEvent = z.infer<typeof LikeEvent>;
+
+/** What services publish on REDIS_EVENTS_CHANNEL and realtime broadcasts unchanged. */
+export const RealtimeEvent = z.discriminatedUnion('event', [
+  NewMessageEvent,
+  SiteUpdateEvent,
+  LikeEvent,
+]);
+export type RealtimeEvent = z.infer<typeof RealtimeEvent>;
+export type RealtimeEventName = RealtimeEvent['event'];
+
+/** Application-level keep-alive a client may send. */
+export const PingMessage = z.object({ event: z.literal('ping') });
+export type PingMessage = z.infer<typeof PingMessage>;
+
+export const PongMessage = z.object({ event: z.literal('pong'), payload: z.strictObject({}) });
+export type PongMessage = z.infer<typeof PongMessage>;
+
+/** Everything a client may send (anything else is ignored by the server). */
+export const ClientMessage = z.discriminatedUnion('event', [PingMessage]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+
+/** Everything the server may send on the socket. */
+export const ServerMessage = z.discriminatedUnion('event', [
+  NewMessageEvent,
+  SiteUpdateEvent,
+  LikeEvent,
+  PongMessage,
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;

@@ -1,0 +1,9 @@
+// Public surface of @svc/types: the API contract of every service, as zod schemas.
+export * from './common.js';
+export * from './auth.js';
+export * from './app-store.js';
+export * from './sites.js';
+export * from './chat.js';
+export * from './translate.js';
+export * from './events.js';
+export * from './endpoints.js';

@@ -1,0 +1,162 @@
+// Site sharing: sites, tags, boosts, claims, clicks, bookmarks, daily background
+// (site-sharing-api.md, DECISIONS §5).
+import { z } from 'zod';
+import { Id, IsoDateTime, PageParam, SiteTag } from './common.js';
+
+export const SITES_PAGE_SIZE = 60;
+export const MAX_TAGS_PER_SITE = 3;
+export const SITE_URL_MAX_LENGTH = 2048;
+/** Name of the meta element a claimant places in the site's <head>; its content is the site id. */
+export const CLAIM_META_NAME = 'svc-verify';
+/** Daily boosts: visitors per IP, logged-in users per user (UTC day). */
+export const BOOSTS_PER_DAY_VISITOR = 1;
+export const BOOSTS_PER_DAY_USER = 3;
+
+export const SiteType = z.enum(['website', 'profile']);
+export type SiteType = z.infer<typeof SiteType>;
+
+/** Platform identifiers of the 11 recognised social families (DECISIONS §5). */
+export const SOCIAL_PLATFORMS = [
+  'x',
+  'github',
+  'instagram',
+  'linkedin',
+  'youtube',
+  'tiktok',
+  'reddit',
+  'medium',
+  'threads',
+  'bilibili',
+  'weibo',
+] as const;
+export const SocialPlatform = z.enum(SOCIAL_PLATFORMS);
+export type SocialPlatform = z.infer<typeof SocialPlatform>;
+
+export const SiteSort = z.enum(['hot', 'recent']);
+export type SiteSort = z.infer<typeof SiteSort>;
+
+/**
+ * Every field of the Site table. Profile-only fields are null for websites; favicon and
+ * Open Graph image are null when the page has none or has not been scraped yet.
+ */
+export const Site = z.object({
+  id: Id,
+  url: z.string(),
+  title: z.string(),
+  description: z.string(),
+  favicon_url: z.string().nullable(),
+  og_image_url: z.string().nullable(),
+  domain: z.string(),
+  /** Empty until the worker has tagged the site, then 1–3 of the 11 tags. */
+  tags: z.array(SiteTag).max(MAX_TAGS_PER_SITE),
+  submit_count: z.number().int().nonnegative(),
+  click_count: z.number().int().nonnegative(),
+  hot_score: z.number(),
+  site_type: SiteType,
+  social_platform: SocialPlatform.nullable(),
+  social_username: z.string().nullable(),
+  boost_count: z.number().int().nonnegative(),
+  is_claimed: z.boolean(),
+  is_promoted: z.boolean(),
+  first_submitted_at: IsoDateTime,
+  last_activity_at: IsoDateTime,
+});
+export type Site = z.infer<typeof Site>;
+
+/** Path parameter `{id}` of /api/sites/{id}/… and /api/clicks/{id}. */
+export const SiteIdParams = z.object({ id: Id });
+export type SiteIdParams = z.infer<typeof SiteIdParams>;
+
+// ---- listing ---------------------------------------------------------------------------
+
+export const SiteListQuery = z.object({
+  /** Matches title, description, url/domain and tags; capped to keep queries cheap. */
+  search: z.string().trim().max(200).optional(),
+  tag: SiteTag.optional(),
+  sort: SiteSort.default('hot'),
+  page: PageParam,
+});
+export type SiteListQuery = z.infer<typeof SiteListQuery>;
+
+export const SiteListResponse = z.object({
+  sites: z.array(Site),
+  total: z.number().int().nonnegative(),
+  page: z.number().int().min(1),
+  hasMore: z.boolean(),
+});
+export type SiteListResponse = z.infer<typeof SiteListResponse>;
+
+// ---- submit ----------------------------------------------------------------------------
+
+/** `url` is only bounded here: parsing, http(s) check and normalisation are service rules. */
+export const SubmitSiteBody = z.object({
+  url: z.string().trim().min(1).max(SITE_URL_MAX_LENGTH),
+  captchaToken: z.string().min(1).optional(),
+});
+export type SubmitSiteBody = z.infer<typeof SubmitSiteBody>;
+
+/** 201 with isNew true for a new site, 200 with isNew false for a known one. */
+export const SubmitSiteResponse = z.object({ site: Site, isNew: z.boolean() });
+export type SubmitSiteResponse = z.infer<typeof SubmitSiteResponse>;
+
+export const SubmitSiteCreatedResponse = SubmitSiteResponse.extend({ isNew: z.literal(true) });
+export type SubmitSiteCreatedResponse = z.infer<typeof SubmitSiteCreatedResponse>;
+
+export const SubmitSiteExistingResponse = SubmitSiteResponse.extend({ isNew: z.literal(false) });
+export type SubmitSiteExistingResponse = z.infer<typeof SubmitSiteExistingResponse>;
+
+// ---- tags, boost, claim, click ---------------------------------------------------------
+
+export const SiteTagsResponse = z.object({ tags: z.array(SiteTag) });
+export type SiteTagsResponse = z.infer<typeof SiteTagsResponse>;
+
+/** `credits` = boosts the caller has left today (UTC day). */
+export const BoostSiteResponse = z.object({
+  site: Site,
+  credits: z.number().int().nonnegative(),
+});
+export type BoostSiteResponse = z.infer<typeof BoostSiteResponse>;
+
+export const ClaimSiteResponse = z.object({ site: Site, verified: z.literal(true) });
+export type ClaimSiteResponse = z.infer<typeof ClaimSiteResponse>;
+
+export const RecordClickResponse = z.object({ recorded: z.literal(true) });
+export type RecordClickResponse = z.infer<typeof RecordClickResponse>;
+
+// ---- bookmarks & history ---------------------------------------------------------------
+
+export const Bookmark = z.object({ site_id: Id, created_at: IsoDateTime });
+export type Bookmark = z.infer<typeof Bookmark>;
+
+export const CreateBookmarkBody = z.object({ site_id: Id });
+export type CreateBookmarkBody = z.infer<typeof CreateBookmarkBody>;
+
+/** 201 for a new bookmark, 200 with the existing one. */
+export const CreateBookmarkResponse = z.object({ bookmark: Bookmark });
+export type CreateBookmarkResponse = z.infer<typeof CreateBookmarkResponse>;
+
+export const BookmarkListResponse = z.object({ bookmarks: z.array(Bookmark) });
+export type BookmarkListResponse = z.infer<typeof BookmarkListResponse>;
+
+/** Path parameter of DELETE /api/bookmarks/{site_id}: a bookmark is keyed by its site. */
+export const BookmarkParams = z.object({ site_id: Id });
+export type BookmarkParams = z.infer<typeof BookmarkParams>;
+
+/** The caller's submissions, newest first. */
+export const MySubmissionsResponse = z.object({ sites: z.array(Site) });
+export type MySubmissionsResponse = z.infer<typeof MySubmissionsResponse>;
+
+// ---- daily background ------------------------------------------------------------------
+
+/** Path the service proxies the image bytes from; `imageUrl` points here. */
+export const DAILY_BG_IMAGE_PATH = '/api/daily-bg/image';
+export const DAILY_BG_CACHE_SECONDS = 6 * 60 * 60;
+
+export const DailyBgResponse = z.object({
+  /** Relative to the origin (normally DAILY_BG_IMAGE_PATH), so not a full URL. */
+  imageUrl: z.string().min(1),
+  videoUrl: z.string().nullable(),
+  copyright: z.string(),
+  title: z.string(),
+});
+export type DailyBgResponse = z.infer<typeof DailyBgResponse>;

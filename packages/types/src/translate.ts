@@ -1,0 +1,23 @@
+// AI translation between the 12 languages (site-sharing-api.md, DECISIONS §5).
+import { z } from 'zod';
+import { LanguageCode } from './common.js';
+
+export const TRANSLATE_TEXT_MAX_LENGTH = 2000;
+export const TRANSLATE_CACHE_SECONDS = 24 * 60 * 60;
+
+/** Not trimmed: whitespace can be meaningful in the text to translate. */
+export const TranslateBody = z.object({
+  text: z.string().min(1).max(TRANSLATE_TEXT_MAX_LENGTH),
+  targetLang: LanguageCode,
+});
+export type TranslateBody = z.infer<typeof TranslateBody>;
+
+/**
+ * `detectedLang` is a language code; it is usually one of the 12 but the input may be in
+ * any language, so it is not restricted to them.
+ */
+export const TranslateResponse = z.object({
+  translated: z.string(),
+  detectedLang: z.string().min(1),
+});
+export type TranslateResponse = z.infer<typeof TranslateResponse>;

@@ -1,0 +1,53 @@
+import { describe, it, expect } from '@jest/globals';
+import {
+  AuthMeResponse,
+  JwtClaims,
+  LogoutResponse,
+  SendCodeBody,
+  SendCodeResponse,
+  SetUsernameBody,
+  VerifyBody,
+  VerifyResponse,
+} from '../src/auth.js';
+
+describe('auth', () => {
+  it('send-code takes a valid email, lower-cased', () => {
+    expect(SendCodeBody.parse({ email: 'Ann@Example.COM' })).toEqual({ email: 'ann@example.com' });
+    expect(SendCodeBody.safeParse({ email: 'not-an-email' }).success).toBe(false);
+    expect(SendCodeBody.safeParse({}).success).toBe(false);
+    expect(SendCodeResponse.safeParse({ sent: true }).success).toBe(true);
+    expect(SendCodeResponse.safeParse({ sent: false }).success).toBe(false);
+  });
+
+  it('verify takes a 6-digit code', () => {
+    expect(VerifyBody.safeParse({ email: 'a@b.co', code: '012345' }).success).toBe(true);
+    expect(VerifyBody.safeParse({ email: 'a@b.co', code: '12345' }).success).toBe(false);
+    expect(VerifyBody.safeParse({ email: 'a@b.co', code: '1234567' }).success).toBe(false);
+    expect(VerifyBody.safeParse({ email: 'a@b.co', code: '12a456' }).success).toBe(false);
+    const user = { id: 'u1', email: 'a@b.co', username: 'a' };
+    expect(VerifyResponse.parse({ user })).toEqual({ user });
+    expect(AuthMeResponse.safeParse({ user: { id: 'u1' } }).success).toBe(false);
+  });
+
+  it('set-username: 3–32 letters of any script, digits, _ or -', () => {
+    for (const ok of ['abc', 'ann_01', 'a-b', '日本語', 'राहुल', 'ä'.repeat(32)]) {
+      expect(SetUsernameBody.safeParse({ username: ok }).success).toBe(true);
+    }
+    for (const bad of ['ab', 'a'.repeat(33), 'a b', 'a.b', 'a@b', '<script>', '']) {
+      expect(SetUsernameBody.safeParse({ username: bad }).success).toBe(false);
+    }
+    expect(SetUsernameBody.parse({ username: '  ann  ' })).toEqual({ username: 'ann' });
+  });
+
+  it('logout answers success true', () => {
+    expect(LogoutResponse.safeParse({ success: true }).success).toBe(true);
+  });
+
+  it('JWT claims carry sub, email, username, iat, exp, jti', () => {
+    const claims = { sub: 'u1', email: 'a@b.co', username: 'a', iat: 1, exp: 2, jti: 'j' };
+    expect(JwtClaims.parse(claims)).toEqual(claims);
+    const { jti: _jti, ...noJti } = claims;
+    expect(JwtClaims.safeParse(noJti).success).toBe(false);
+    expect(JwtClaims.safeParse({ ...claims, exp: 1.5 }).success).toBe(false);
+  });
+});

@@ -1,0 +1,198 @@
+import { describe, it, expect } from '@jest/globals';
+import { z } from 'zod';
+import {
+  ENDPOINTS,
+  findEndpoint,
+  serviceForPath,
+  toExpressPath,
+  type HttpMethod,
+} from '../src/endpoints.js';
+import { ErrorResponse } from '../src/common.js';
+
+/** Every method + path named in app-listing-api.md, site-sharing-api.md and DECISIONS.md. */
+const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
+  // app-listing-api.md
+  ['GET', '/api/v1/apps'],
+  ['POST', '/api/v1/apps'],
+  ['GET', '/api/v1/apps/{slug}'],
+  ['PATCH', '/api/v1/apps/{slug}'],
+  ['POST', '/api/v1/apps/{slug}/report'],
+  ['GET', '/api/v1/me'],
+  ['GET', '/api/v1/me/apps'],
+  ['GET', '/api/v1/me/installed'],
+  // site-sharing-api.md
+  ['GET', '/api/sites'],
+  ['POST', '/api/sites'],
+  ['GET', '/api/sites/tags'],
+  ['POST', '/api/sites/{id}/boost'],
+  ['POST', '/api/sites/{id}/claim'],
+  ['POST', '/api/clicks/{id}'],
+  ['GET', '/api/messages'],
+  ['POST', '/api/messages'],
+  ['POST', '/api/translate'],
+  ['GET', '/api/daily-bg'],
+  ['POST', '/api/auth/send-code'],
+  ['POST', '/api/auth/verify'],
+  ['GET', '/api/bookmarks'],
+  ['POST', '/api/bookmarks'],
+  ['DELETE', '/api/bookmarks/{site_id}'], // "{id}" in the document, "{site_id}" in DECISIONS
+  ['GET', '/api/sites/my-submissions'],
+  ['POST', '/api/auth/set-username'],
+  ['GET', '/openapi.json'],
+  ['GET', '/llms.txt'],
+  ['GET', '/llms-full.txt'],
+  ['GET', '/.well-known/ai-plugin.json'],
+  ['GET', '/.well-known/mcp.json'],
+  ['GET', '/sitemap.xml'],
+  ['GET', '/api/ws'],
+  // DECISIONS.md
+  ['POST', '/api/auth/logout'],
+  ['GET', '/api/auth/me'],
+  ['POST', '/api/v1/apps/{slug}/keys'],
+  ['GET', '/api/v1/apps/{slug}/keys'],
+  ['DELETE', '/api/v1/apps/{slug}/keys/{id}'],
+  ['GET', '/api/v1/categories'],
+  ['PUT', '/api/v1/me/installed/{slug}'],
+  ['DELETE', '/api/v1/me/installed/{slug}'],
+  ['POST', '/api/messages/{id}/like'],
+  ['GET', '/api/daily-bg/image'],
+];
+
+const key = (method: string, path: string) => `${method} ${path}`;
+
+describe('endpoint catalogue', () => {
+  it('has unique method + path pairs and unique operationIds', () => {
+    const pairs = ENDPOINTS.map((e) => key(e.method, e.path));
+    expect(new Set(pairs).size).toBe(pairs.length);
+    const ids = ENDPOINTS.map((e) => e.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('contains exactly the paths of the three documents', () => {
+    const actual = ENDPOINTS.map((e) => key(e.method, e.path)).sort();
+    expect(actual).toEqual(EXPECTED.map(([m, p]) => key(m, p)).sort());
+  });
+
+  it('assigns each path to the service that owns its prefix', () => {
+    for (const e of ENDPOINTS)
+      expect([e.path, serviceForPath(e.path)]).toEqual([e.path, e.service]);
+    expect(serviceForPath('/api/unknown')).toBeUndefined();
+    expect(serviceForPath('/api/v1x')).toBeUndefined();
+  });
+
+  it('declares a params schema with exactly the path placeholders', () => {
+    for (const e of ENDPOINTS) {
+      const placeholders = [...e.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      const declared = e.params ? Object.keys(e.params.shape).sort() : [];
+      expect([e.path, declared]).toEqual([e.path, placeholders]);
+    }
+  });
+
+  it('documents a success response and JSON errors everywhere', () => {
+    for (const e of ENDPOINTS) {
+      const statuses = Object.keys(e.responses).map(Number);
+      expect([e.path, statuses.some((s) => s >= 100 && s < 300)]).toEqual([e.path, true]);
+      expect(e.responses[500]?.schema).toBe(ErrorResponse);
+      for (const s of statuses.filter((n) => n >= 400))
+        expect(e.responses[s]?.schema).toBe(ErrorResponse);
+      if (e.body) expect([e.path, e.responses[400], e.responses[413]].every(Boolean)).toBe(true);
+      if (e.query) expect(e.responses[400]).toBeDefined();
+      if (e.auth === 'session' || e.auth === 'session-or-key') {
+        expect(e.responses[401]?.description).toBe('Authentication required');
+      } else {
+        expect([e.path, e.responses[401]]).toEqual([e.path, undefined]);
+      }
+      if (e.rateLimit) expect(e.responses[429]).toBeDefined();
+      expect(e.summary.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('carries the documented errors, rate limits and auth modes', () => {
+    const get = (m: HttpMethod, p: string) => {
+      const e = findEndpoint(m, p);
+      if (!e) throw new Error(`missing ${m} ${p}`);
+      return e;
+    };
+    const report = get('POST', '/api/v1/apps/{slug}/report');
+    expect(Object.keys(report.responses).map(Number).sort()).toEqual([
+      200, 400, 401, 403, 404, 409, 413, 429, 500, 503,
+    ]);
+    expect(report.auth).toBe('session');
+    expect(get('POST', '/api/v1/apps').responses[409]).toBeDefined();
+    expect(get('POST', '/api/v1/apps').rateLimit).toEqual({
+      limit: 5,
+      window: 'hour',
+      key: 'user',
+    });
+    expect(get('GET', '/api/v1/apps').rateLimit).toEqual({
+      limit: 200,
+      window: 'minute',
+      key: 'ip',
+    });
+    expect(get('PATCH', '/api/v1/apps/{slug}').rateLimit).toEqual({
+      limit: 60,
+      window: 'minute',
+      key: 'key-or-user',
+    });
+    expect(get('POST', '/api/sites').rateLimit).toEqual({ limit: 5, window: 'minute', key: 'ip' });
+    expect(Object.keys(get('POST', '/api/sites').responses).map(Number).sort()).toEqual([
+      200, 201, 400, 403, 413, 429, 500, 503,
+    ]);
+    expect(get('POST', '/api/messages').rateLimit).toEqual({
+      limit: 10,
+      window: 'minute',
+      key: 'ip',
+    });
+    expect(get('POST', '/api/translate').rateLimit).toEqual({
+      limit: 20,
+      window: 'minute',
+      key: 'ip',
+    });
+    expect(get('POST', '/api/translate').responses[500]?.description).toBe('Translation failed');
+    expect(get('POST', '/api/clicks/{id}').rateLimit).toEqual({
+      limit: 30,
+      window: 'minute',
+      key: 'ip',
+    });
+    expect(get('POST', '/api/sites/{id}/boost').rateLimit).toEqual({
+      limit: 1,
+      window: 'day',
+      key: 'ip',
+      session: { limit: 3, key: 'user' },
+    });
+    expect(get('POST', '/api/auth/send-code').rateLimit).toEqual({
+      limit: 3,
+      window: 'minute',
+      key: 'email',
+    });
+    expect(get('POST', '/api/auth/verify').rateLimit).toEqual({
+      limit: 5,
+      window: 'minute',
+      key: 'email',
+    });
+    expect(get('POST', '/api/messages/{id}/like').responses[409]).toBeDefined();
+    expect(get('POST', '/api/auth/set-username').responses[409]).toBeDefined();
+    expect(get('DELETE', '/api/v1/apps/{slug}/keys/{id}').responses[204]).toBeDefined();
+    expect(get('GET', '/api/ws').responses[101]).toBeDefined();
+    expect(get('GET', '/api/v1/apps/{slug}').auth).toBe('none');
+    expect(get('GET', '/api/v1/me').auth).toBe('session-or-key');
+  });
+
+  it('schemas can be turned into JSON Schema (for OpenAPI)', () => {
+    for (const e of ENDPOINTS) {
+      for (const s of [
+        e.params,
+        e.query,
+        e.body,
+        ...Object.values(e.responses).map((r) => r.schema),
+      ]) {
+        if (s) expect(() => z.toJSONSchema(s, { io: 'input' })).not.toThrow();
+      }
+    }
+  });
+
+  it('converts paths for Express', () => {
+    expect(toExpressPath('/api/v1/apps/{slug}/keys/{id}')).toBe('/api/v1/apps/:slug/keys/:id');
+    expect(toExpressPath('/api/sites')).toBe('/api/sites');
+  });
+});
