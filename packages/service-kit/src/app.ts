@@ -3,6 +3,7 @@
 import express, { type Express, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import { ZodError } from 'zod';
+import { ERROR_MESSAGES } from '@svc/types';
 import { HttpError } from './errors.js';
 import { isDependencyUnavailable } from './dependency-errors.js';
 import { runChecks, type ReadinessCheck } from './health.js';
@@ -80,10 +81,10 @@ function methodNotAllowedOrNotFound(app: Express): RequestHandler {
     if (methods.size > 0 && !methods.has(req.method)) {
       if (methods.has('GET')) methods.add('HEAD');
       res.setHeader('Allow', [...methods].sort().join(', '));
-      res.status(405).json({ error: 'Method not allowed' });
+      res.status(405).json({ error: ERROR_MESSAGES.methodNotAllowed });
       return;
     }
-    res.status(404).json({ error: 'Not found' });
+    res.status(404).json({ error: ERROR_MESSAGES.notFound });
   };
 }
 
@@ -110,11 +111,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // body-parser errors carry a `type` and a client status.
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') {
-      res.status(413).json({ error: 'Request body too large' });
+      res.status(413).json({ error: ERROR_MESSAGES.payloadTooLarge });
       return;
     }
     if (type === 'entity.parse.failed') {
-      res.status(400).json({ error: 'Request body is not valid JSON' });
+      res.status(400).json({ error: ERROR_MESSAGES.invalidJson });
       return;
     }
     const status = (err as { status?: number }).status;
@@ -125,7 +126,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (isDependencyUnavailable(err)) {
       logger.warn({ err, reqId: req.headers['x-request-id'] }, 'dependency unavailable');
       res.setHeader('Retry-After', '5');
-      res.status(503).json({ error: 'Service temporarily unavailable' });
+      res.status(503).json({ error: ERROR_MESSAGES.serviceUnavailable });
       return;
     }
     logger.error({ err, reqId: req.headers['x-request-id'] }, 'unhandled error');

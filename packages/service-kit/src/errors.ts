@@ -1,3 +1,5 @@
+import { ERROR_MESSAGES } from '@svc/types';
+
 // HTTP errors as values the error handler turns into `{ "error": ... }` JSON.
 export class HttpError extends Error {
   constructor(
@@ -13,8 +15,8 @@ export class HttpError extends Error {
 
 export const badRequest = (message = 'Bad request', details?: unknown) =>
   new HttpError(400, message, details);
-export const unauthorized = (message = 'Authentication required') => new HttpError(401, message);
+export const unauthorized = (message: string = ERROR_MESSAGES.authenticationRequired) => new HttpError(401, message);
 export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
 export const notFound = (message = 'Not found') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
-export const serviceUnavailable = () => new HttpError(503, 'Service temporarily unavailable');
+export const serviceUnavailable = () => new HttpError(503, ERROR_MESSAGES.serviceUnavailable);

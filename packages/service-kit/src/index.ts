@@ -16,3 +16,4 @@ export * from './request-id.js';
 export * from './service-catalog.js';
 export * from './session.js';
 export * from './session-token.js';
+export * from './jwt-keys.js';

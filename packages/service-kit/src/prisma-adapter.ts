@@ -12,6 +12,8 @@ export function createPgAdapter(target: DatabaseTarget, options: { max?: number 
       // Fail fast while PostgreSQL is down: the request gets a 503, not a hang.
       connectionTimeoutMillis: 3000,
       idleTimeoutMillis: 30_000,
+      // Model queries are qualified with `schema`; raw SQL finds its tables by search_path.
+      options: `-c search_path="${schema.replace(/"/g, '""')}"`,
     },
     { schema },
   );

@@ -3,6 +3,7 @@
 import type { Request, RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
+import { ERROR_MESSAGES } from '@svc/types';
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -46,7 +47,7 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       setHeaders(res, options.points, rejection);
       res.setHeader('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
-      res.status(429).json({ error: 'Too many requests' });
+      res.status(429).json({ error: ERROR_MESSAGES.tooManyRequests });
       return false;
     }
   };

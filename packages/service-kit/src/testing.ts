@@ -50,3 +50,4 @@ export function generateTestKeyPair(): { privateKey: string; publicKey: string }
     publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   };
 }
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

@@ -71,12 +71,12 @@ describe('createServiceApp', () => {
   it('answers 400 JSON for a body that is not JSON and 413 JSON over the limit', async () => {
     const bad = await request(app).post('/items').set('Content-Type', 'application/json').send('{"name":');
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ error: 'Request body is not valid JSON' });
+    expect(bad.body).toEqual({ error: 'Invalid JSON body' });
     const big = await request(app)
       .post('/items')
       .send({ name: 'x'.repeat(70 * 1024) });
     expect(big.status).toBe(413);
-    expect(big.body).toEqual({ error: 'Request body too large' });
+    expect(big.body).toEqual({ error: 'Payload too large' });
   });
 
   it('answers HttpErrors with their status and details', async () => {

@@ -6,7 +6,7 @@ import { createServiceApp } from '../src/app.js';
 import { redisCheck } from '../src/health.js';
 import { createLogger } from '../src/logger.js';
 import { createRedis, waitForRedis } from '../src/redis.js';
-import { startTcpProxy } from './tcp-proxy.js';
+import { startTcpProxy } from '../src/tcp-proxy.js';
 
 const logger = createLogger('test', 'silent');
 

@@ -1,0 +1,45 @@
+// auth's express app, built from injected dependencies (tests pass their own).
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import {
+  createServiceApp,
+  postgresCheck,
+  redisCheck,
+  sessionMiddleware,
+  type Logger,
+  type Metrics,
+} from '@svc/service-kit';
+import { createLogin } from './login.js';
+import type { Mailer } from './mailer.js';
+import { authRoutes } from './routes/auth-routes.js';
+import { createAuthStore, type AuthDb } from './store.js';
+
+export interface AuthDeps {
+  db: AuthDb;
+  redis: Redis;
+  redisPrefix: string;
+  mailer: Mailer;
+  logger: Logger;
+  metrics?: Metrics;
+  keys: { privateKey: string; publicKey: string };
+  codeSecret: string;
+  trustProxy?: string;
+}
+
+export function buildApp(deps: AuthDeps): Express {
+  const store = createAuthStore(deps.db);
+  const login = createLogin({ store, mailer: deps.mailer, codeSecret: deps.codeSecret });
+  return createServiceApp({
+    logger: deps.logger,
+    metrics: deps.metrics,
+    trustProxy: deps.trustProxy,
+    readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
+    routes: (app) => {
+      app.use(sessionMiddleware({ publicKey: deps.keys.publicKey, redis: deps.redis, prefix: deps.redisPrefix }));
+      app.use(
+        '/api/auth',
+        authRoutes({ login, store, redis: deps.redis, redisPrefix: deps.redisPrefix, privateKey: deps.keys.privateKey }),
+      );
+    },
+  });
+}

@@ -1,0 +1,19 @@
+// auth's settings (DECISIONS.md §8), validated at start.
+import { z } from 'zod';
+import { SERVICES, baseConfigSchema, loadConfig, settings } from '@svc/service-kit';
+
+export const authConfigSchema = baseConfigSchema.extend({
+  PORT: settings.port(SERVICES.auth.port),
+  AUTH_DATABASE_URL: settings.optionalString,
+  JWT_PRIVATE_KEY: settings.pem,
+  JWT_PUBLIC_KEY: settings.pem,
+  /** Unset: the dev mailer logs codes instead of sending them. */
+  RESEND_API_KEY: settings.optionalString,
+  RESEND_BASE_URL: settings.optionalString.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
+  EMAIL_FROM: z.string().default('Svc <login@svc.local>'),
+  /** Keys the login-code hashes; derived from the JWT private key when unset. */
+  LOGIN_CODE_SECRET: settings.optionalString,
+});
+export type AuthConfig = z.infer<typeof authConfigSchema>;
+
+export const loadAuthConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(authConfigSchema, env);

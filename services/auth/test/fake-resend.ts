@@ -1,0 +1,49 @@
+// A loopback stand-in for the Resend API (POST /emails), called through the real SDK.
+import http from 'node:http';
+
+export interface SentEmail {
+  from: string;
+  to: string | string[];
+  subject: string;
+  text: string;
+  html: string;
+  authorization?: string;
+}
+
+export async function startFakeResend() {
+  const sent: SentEmail[] = [];
+  let failNext = false;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.method !== 'POST' || req.url !== '/emails') {
+        res.writeHead(404).end(JSON.stringify({ name: 'not_found', message: 'Not found', statusCode: 404 }));
+        return;
+      }
+      if (failNext) {
+        failNext = false;
+        res.writeHead(422).end(JSON.stringify({ name: 'validation_error', message: 'Invalid `to` field', statusCode: 422 }));
+        return;
+      }
+      sent.push({ ...JSON.parse(body), authorization: req.headers.authorization });
+      res.writeHead(200).end(JSON.stringify({ id: `email_${sent.length}` }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    sent,
+    failNextRequest: () => void (failNext = true),
+    /** The 6-digit code in the newest email to `to`. */
+    lastCodeFor(to: string): string {
+      const mail = [...sent].reverse().find((m) => [m.to].flat().includes(to));
+      const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+      if (!code) throw new Error(`no code sent to ${to}`);
+      return code;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

@@ -1,0 +1,66 @@
+// Builds the real auth app on a fresh PostgreSQL schema, its own Redis prefix and a fake
+// Resend API.
+import { fileURLToPath } from 'node:url';
+import request from 'supertest';
+import { createLogger, createPgAdapter, createRedis, waitForRedis } from '@svc/service-kit';
+import {
+  TEST_REDIS_URL,
+  createTestDatabase,
+  deleteRedisPrefix,
+  generateTestKeyPair,
+  testRedisPrefix,
+} from '@svc/service-kit/testing';
+import type { DatabaseTarget } from '@svc/service-kit';
+import { buildApp } from '../src/app.js';
+import { PrismaClient } from '../src/generated/prisma/client.js';
+import { createResendMailer } from '../src/mailer.js';
+import { startFakeResend } from './fake-resend.js';
+
+export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+export async function startHarness(opts: { dbTarget?: (t: DatabaseTarget) => DatabaseTarget } = {}) {
+  const logger = createLogger('auth-test', 'silent');
+  const database = await createTestDatabase(migrationsDir);
+  const target = opts.dbTarget ? opts.dbTarget(database.target) : database.target;
+  const db = new PrismaClient({ adapter: createPgAdapter(target) });
+  const redis = createRedis(TEST_REDIS_URL, logger);
+  await waitForRedis(redis);
+  const redisPrefix = testRedisPrefix();
+  const resend = await startFakeResend();
+  const keys = generateTestKeyPair();
+  const app = buildApp({
+    db,
+    redis,
+    redisPrefix,
+    logger,
+    keys,
+    codeSecret: 'test-secret',
+    mailer: createResendMailer({ apiKey: 're_test_key', baseUrl: resend.baseUrl, from: 'Svc <login@svc.test>' }),
+  });
+
+  async function login(email: string) {
+    await request(app).post('/api/auth/send-code').send({ email }).expect(200);
+    const res = await request(app).post('/api/auth/verify').send({ email, code: resend.lastCodeFor(email) }).expect(200);
+    const cookie = res.headers['set-cookie']![0]!.split(';')[0]!;
+    return { user: res.body.user as { id: string; email: string; username: string }, cookie };
+  }
+
+  return {
+    app,
+    db,
+    redis,
+    redisPrefix,
+    resend,
+    keys,
+    database,
+    login,
+    async close() {
+      await deleteRedisPrefix(redis, redisPrefix);
+      redis.disconnect();
+      await db.$disconnect();
+      await resend.close();
+      await database.drop();
+    },
+  };
+}
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
