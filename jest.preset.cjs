@@ -1,6 +1,9 @@
 // Shared Jest settings: ESM TypeScript through @swc/jest (see ../shared/notes/ENVIRONMENT.md).
 // Run with `node --experimental-vm-modules` (each package's test script does).
+const path = require('node:path');
+
 module.exports = {
+  reporters: ['default', path.join(__dirname, 'scripts/jest-summary-reporter.cjs')],
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {

@@ -1,0 +1,35 @@
+// `npm test`: installs what is needed (pnpm included), checks PostgreSQL and Redis,
+// then runs lint, typecheck and every test suite (unit, service, end-to-end) with turbo,
+// and prints one summary line.
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, ensureDependencies, ensurePnpm, installDependencies, log, run } from './lib.mjs';
+
+const RESULTS = path.join(ROOT, '.test-results');
+
+ensurePnpm();
+installDependencies();
+await ensureDependencies();
+rmSync(RESULTS, { recursive: true, force: true });
+mkdirSync(RESULTS, { recursive: true });
+
+let failure;
+try {
+  log('lint, typecheck and tests (turbo)');
+  // Two at a time: the suites share this machine's PostgreSQL, Redis and cores.
+  run('pnpm', ['turbo', 'run', 'lint', 'typecheck', 'test', '--concurrency=2', '--continue'], {
+    env: { TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '1' },
+  });
+} catch (err) {
+  failure = err;
+}
+
+let passed = 0;
+let failed = 0;
+for (const file of readdirSync(RESULTS)) {
+  const r = JSON.parse(readFileSync(path.join(RESULTS, file), 'utf8'));
+  passed += r.passed;
+  failed += r.failed;
+}
+console.log(`\nTests: ${passed} passed, ${failed} failed`);
+if (failure || failed > 0 || passed === 0) process.exit(1);
