@@ -51,3 +51,17 @@ export function generateTestKeyPair(): { privateKey: string; publicKey: string }
   };
 }
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { startFakeResend, type SentEmail } from './fake-resend.js';
+
+/** A TCP port that was free a moment ago (for spawning real processes in tests). */
+export async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -8,13 +8,14 @@ import {
   createTestDatabase,
   deleteRedisPrefix,
   generateTestKeyPair,
+  startFakeResend,
   testRedisPrefix,
 } from '@svc/service-kit/testing';
 import type { DatabaseTarget } from '@svc/service-kit';
 import { buildApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { createResendMailer } from '../src/mailer.js';
-import { startFakeResend } from './fake-resend.js';
+
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 

@@ -1,0 +1,111 @@
+// Gateway settings, read once from the environment and validated (zod).
+// Upstream URLs: one *_URL setting per service with a loopback default.
+import proxyaddr from 'proxy-addr';
+import { z } from 'zod';
+import { SERVICES } from '@svc/service-kit';
+
+const upstream = <N extends keyof typeof SERVICES>(name: N) =>
+  ({ env: SERVICES[name].urlEnv, port: SERVICES[name].port }) as const;
+
+/** The services the gateway forwards to (names, URL settings and ports: the kit's catalog). */
+export const UPSTREAMS = {
+  auth: upstream('auth'),
+  'app-store': upstream('app-store'),
+  sites: upstream('sites'),
+  chat: upstream('chat'),
+  translate: upstream('translate'),
+  realtime: upstream('realtime'),
+} as const;
+
+export type UpstreamName = keyof typeof UPSTREAMS;
+export const UPSTREAM_NAMES = Object.keys(UPSTREAMS) as UpstreamName[];
+
+/** Express's `trust proxy` value: true/false, a hop count, or addresses/subnets/names. */
+export type TrustProxy = boolean | number | string[];
+
+export interface GatewayConfig {
+  port: number;
+  trustProxy: TrustProxy;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Base URL (origin) of each upstream service. */
+  upstreams: Record<UpstreamName, string>;
+  /** Time an upstream has to start answering (and between body chunks): 504 beyond. */
+  upstreamTimeoutMs: number;
+  /** Per-upstream timeout of the /readyz fan-out. */
+  readyTimeoutMs: number;
+  /** Bound on the graceful drain at shutdown. */
+  shutdownTimeoutMs: number;
+}
+
+/**
+ * Parses TRUST_PROXY the way Express reads its `trust proxy` setting:
+ * 'true' / 'false', a number of hops, or a comma list of addresses, CIDR subnets or the
+ * names proxy-addr knows (loopback, linklocal, uniquelocal). Invalid entries throw.
+ */
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  proxyaddr.compile(list); // throws TypeError on an invalid address or subnet
+  return list;
+}
+
+const upstreamUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((u) => new URL(u).origin);
+
+const ms = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        return parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `invalid TRUST_PROXY: ${(err as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  UPSTREAM_TIMEOUT_MS: ms(30_000),
+  READY_TIMEOUT_MS: ms(2_000),
+  SHUTDOWN_TIMEOUT_MS: ms(10_000),
+  ...Object.fromEntries(
+    UPSTREAM_NAMES.map((name) => [
+      UPSTREAMS[name].env,
+      upstreamUrl.default(`http://127.0.0.1:${UPSTREAMS[name].port}`),
+    ]),
+  ),
+});
+
+/** Reads and validates the gateway settings; throws an Error listing every bad setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  // Empty strings count as unset (a blank line in an .env file).
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid gateway configuration: ${issues}`);
+  }
+  const data = parsed.data as Record<string, unknown> & z.infer<typeof EnvSchema>;
+  const upstreams = Object.fromEntries(
+    UPSTREAM_NAMES.map((name) => [name, data[UPSTREAMS[name].env] as string]),
+  ) as Record<UpstreamName, string>;
+  return {
+    port: data.PORT,
+    trustProxy: data.TRUST_PROXY,
+    logLevel: data.LOG_LEVEL,
+    upstreams,
+    upstreamTimeoutMs: data.UPSTREAM_TIMEOUT_MS,
+    readyTimeoutMs: data.READY_TIMEOUT_MS,
+    shutdownTimeoutMs: data.SHUTDOWN_TIMEOUT_MS,
+  };
+}

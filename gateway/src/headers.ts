@@ -1,0 +1,125 @@
+// Header hygiene shared by the HTTP and WebSocket proxies.
+import type { ClientInfo } from './client-ip.js';
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and what undici refuses to send. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'http2-settings',
+]);
+
+/**
+ * Headers the gateway sets itself: a caller's values are dropped, not appended to
+ * (services trust only the gateway).
+ */
+const GATEWAY_OWNED = new Set(['x-request-id', 'forwarded', 'x-real-ip']);
+
+/** Extra hop-by-hop names listed in a Connection header (`Connection: close, X-Foo`). */
+function connectionTokens(value: string | string[] | undefined): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  let set: Set<string> | undefined;
+  for (const token of (Array.isArray(value) ? value.join(',') : value).split(',')) {
+    const name = token.trim().toLowerCase();
+    if (name !== '' && name !== 'close' && name !== 'keep-alive') (set ??= new Set()).add(name);
+  }
+  return set;
+}
+
+/**
+ * The upstream request's headers as a flat [name, value, ...] list: the caller's headers
+ * (Host, Cookie, Authorization... untouched, original case and order) minus hop-by-hop and
+ * forwarding headers, plus the gateway's X-Request-Id and X-Forwarded-*.
+ * `keepUpgrade` keeps Connection/Upgrade (the WebSocket handshake needs them).
+ */
+export function upstreamRequestHeaders(
+  rawHeaders: string[],
+  connection: string | string[] | undefined,
+  requestId: string,
+  client: ClientInfo,
+  keepUpgrade = false,
+): string[] {
+  const listed = connectionTokens(connection);
+  const out: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    const lower = name.toLowerCase();
+    if (keepUpgrade && (lower === 'connection' || lower === 'upgrade')) {
+      out.push(name, rawHeaders[i + 1] as string);
+      continue;
+    }
+    if (HOP_BY_HOP.has(lower) || GATEWAY_OWNED.has(lower) || lower.startsWith('x-forwarded-')) continue;
+    if (listed !== undefined && listed.has(lower)) continue;
+    out.push(name, rawHeaders[i + 1] as string);
+  }
+  out.push('x-request-id', requestId, 'x-forwarded-for', client.ip, 'x-forwarded-proto', client.proto);
+  if (client.host !== undefined) out.push('x-forwarded-host', client.host);
+  return out;
+}
+
+/**
+ * The client response's headers from the upstream's raw list (bytes kept as latin1, so
+ * nothing is re-encoded), minus hop-by-hop headers, with the gateway's X-Request-Id.
+ */
+export function clientResponseHeaders(
+  raw: ReadonlyArray<Buffer | string>,
+  requestId: string,
+  keepUpgrade = false,
+): string[] {
+  const out: string[] = [];
+  let listed: Set<string> | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const nameRaw = raw[i] as Buffer | string;
+    const name = typeof nameRaw === 'string' ? nameRaw : nameRaw.toString('latin1');
+    const valueRaw = raw[i + 1] as Buffer | string;
+    const value = typeof valueRaw === 'string' ? valueRaw : valueRaw.toString('latin1');
+    const lower = name.toLowerCase();
+    if (lower === 'connection') {
+      if (keepUpgrade) out.push(name, value);
+      else listed = connectionTokens(value);
+      continue;
+    }
+    if (keepUpgrade && lower === 'upgrade') {
+      out.push(name, value);
+      continue;
+    }
+    if (HOP_BY_HOP.has(lower) || lower === 'x-request-id') continue;
+    out.push(name, value);
+  }
+  if (listed !== undefined) {
+    const filtered: string[] = [];
+    for (let i = 0; i < out.length; i += 2) {
+      const name = out[i] as string;
+      if (!listed.has(name.toLowerCase())) filtered.push(name, out[i + 1] as string);
+    }
+    filtered.push('x-request-id', requestId);
+    return filtered;
+  }
+  out.push('x-request-id', requestId);
+  return out;
+}
+
+/** A JSON error answer's body and headers (flat list). */
+export function jsonError(status: number, message: string, requestId: string): { body: string; headers: string[] } {
+  const body = JSON.stringify({ error: message });
+  return {
+    body,
+    headers: [
+      'content-type',
+      'application/json; charset=utf-8',
+      'content-length',
+      String(Buffer.byteLength(body)),
+      'cache-control',
+      'no-store',
+      'x-request-id',
+      requestId,
+    ],
+  };
+}

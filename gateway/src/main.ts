@@ -1,0 +1,42 @@
+// Process entry: settings, listen, graceful shutdown on SIGTERM/SIGINT.
+import { loadConfig } from './config.js';
+import { createGateway, createLogger } from './server.js';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+const gateway = createGateway(config, { logger });
+
+gateway.server.listen(config.port, () => {
+  logger.info({ port: config.port, upstreams: config.upstreams, trustProxy: config.trustProxy }, 'gateway listening');
+});
+gateway.server.on('error', (err) => {
+  logger.fatal({ err }, 'gateway server error');
+  process.exit(1);
+});
+
+let stopping = false;
+function shutdown(signal: NodeJS.Signals): void {
+  if (stopping) {
+    logger.warn({ signal }, 'second signal: exiting now');
+    process.exit(1);
+  }
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  gateway.close().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+}
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
+process.on('uncaughtException', (err) => {
+  logger.fatal({ err }, 'uncaught exception');
+  process.exit(1);
+});
+process.on('unhandledRejection', (err) => {
+  logger.fatal({ err }, 'unhandled rejection');
+  process.exit(1);
+});

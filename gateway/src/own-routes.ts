@@ -1,0 +1,89 @@
+// What the gateway answers itself (an express app): health, readiness, metrics, and the
+// JSON 404/405/500 for every path the routing table does not forward.
+// (Discovery documents — /openapi.json, /llms.txt, /.well-known/* — will be added here.)
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { performance } from 'node:perf_hooks';
+import { UPSTREAM_NAMES, type TrustProxy, type UpstreamName } from './config.js';
+import type { Metrics } from './metrics.js';
+
+export type Readiness = Record<UpstreamName, 'ready' | 'unavailable'>;
+
+export interface OwnRoutesDeps {
+  trustProxy: TrustProxy;
+  /** Probes one upstream's /readyz (bounded by its own timeout). */
+  probe: (name: UpstreamName) => Promise<boolean>;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+const OWN_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+
+export function createOwnRoutes(deps: OwnRoutesDeps): express.Express {
+  const { metrics, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', deps.trustProxy);
+
+  // One metrics sample and (at debug) one log line per request.
+  const observe: RequestHandler = (req, res, next) => {
+    const startedAt = performance.now();
+    res.once('finish', () => {
+      const route = (OWN_PATHS as readonly string[]).includes(req.path) ? req.path : 'other';
+      metrics.record(route, res.statusCode, startedAt);
+      logger.debug(
+        { reqId: res.getHeader('x-request-id'), method: req.method, path: req.path, status: res.statusCode, ip: req.ip },
+        'own route',
+      );
+    });
+    next();
+  };
+  app.use(observe);
+
+  app.get('/healthz', (_req, res) => {
+    res.set('cache-control', 'no-store').json({ status: 'ok' });
+  });
+
+  app.get('/readyz', async (_req, res) => {
+    const results = await Promise.all(UPSTREAM_NAMES.map((name) => deps.probe(name)));
+    const services = Object.fromEntries(
+      UPSTREAM_NAMES.map((name, i) => [name, results[i] ? 'ready' : 'unavailable']),
+    ) as Readiness;
+    const ready = results.every(Boolean);
+    res
+      .status(ready ? 200 : 503)
+      .set('cache-control', 'no-store')
+      .json({ status: ready ? 'ready' : 'unavailable', services });
+  });
+
+  app.get('/metrics', async (_req, res) => {
+    res.set('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  app.all(OWN_PATHS as unknown as string[], (_req, res) => {
+    res.set('allow', 'GET, HEAD').status(405).json({ error: 'Method not allowed' });
+  });
+
+  // /api/ws only speaks WebSocket (upgrades never reach express).
+  app.all('/api/ws', (_req, res) => {
+    res.set('upgrade', 'websocket').status(426).json({ error: 'Upgrade required' });
+  });
+
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'Not found' });
+  });
+
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
+    if (status === 500) logger.error({ reqId: res.getHeader('x-request-id'), path: req.path, err }, 'gateway route failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(status).json({ error: status === 500 ? 'Internal server error' : 'Bad request' });
+  };
+  app.use(onError);
+
+  return app;
+}

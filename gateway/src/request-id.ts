@@ -1,0 +1,9 @@
+// X-Request-Id: keep a caller's sane id, else make one.
+import { randomUUID } from 'node:crypto';
+
+const SANE_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export function requestIdFrom(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && SANE_ID.test(value) ? value : randomUUID();
+}

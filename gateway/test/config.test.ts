@@ -1,0 +1,72 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadConfig, parseTrustProxy } from '../src/config.js';
+import { findRoute, HTTP_ROUTES } from '../src/routing-table.js';
+import { requestIdFrom } from '../src/request-id.js';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.trustProxy).toBe(false);
+    expect(config.logLevel).toBe('info');
+    expect(config.upstreamTimeoutMs).toBe(30_000);
+    expect(config.upstreams).toEqual({
+      auth: 'http://127.0.0.1:4001',
+      'app-store': 'http://127.0.0.1:4002',
+      sites: 'http://127.0.0.1:4003',
+      chat: 'http://127.0.0.1:4004',
+      translate: 'http://127.0.0.1:4005',
+      realtime: 'http://127.0.0.1:4006',
+    });
+  });
+
+  it('reads the *_URL settings', () => {
+    const config = loadConfig({ APP_STORE_URL: 'http://app-store:80/', REALTIME_URL: 'https://rt.internal:8443', PORT: '9000' });
+    expect(config.upstreams['app-store']).toBe('http://app-store');
+    expect(config.upstreams.realtime).toBe('https://rt.internal:8443');
+    expect(config.port).toBe(9000);
+  });
+
+  it.each([{ PORT: 'abc' }, { AUTH_URL: 'not a url' }, { SITES_URL: 'ftp://x' }, { LOG_LEVEL: 'loud' }, { TRUST_PROXY: '300.1.1.1' }])(
+    'rejects %p',
+    (env) => {
+      expect(() => loadConfig(env)).toThrow(/Invalid gateway configuration/);
+    },
+  );
+});
+
+describe('parseTrustProxy', () => {
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['false', false],
+    ['true', true],
+    ['1', 1],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.1', ['10.0.0.0/8', '192.168.1.1']],
+    ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
+  ])('%p → %p', (raw, expected) => {
+    expect(parseTrustProxy(raw)).toEqual(expected);
+  });
+});
+
+describe('findRoute', () => {
+  it('matches whole segments and ignores the query string', () => {
+    expect(findRoute(HTTP_ROUTES, '/api/sites?x=/api/v1/')?.upstream).toBe('sites');
+    expect(findRoute(HTTP_ROUTES, '/api/sites2')).toBeUndefined();
+    expect(findRoute(HTTP_ROUTES, '/api/v1?x')).toBeUndefined();
+    expect(findRoute(HTTP_ROUTES, 'http://evil/api/v1/apps')).toBeUndefined();
+  });
+});
+
+describe('requestIdFrom', () => {
+  it('keeps sane ids, replaces others', () => {
+    expect(requestIdFrom('a-b_c.d')).toBe('a-b_c.d');
+    expect(requestIdFrom(['first', 'second'])).toBe('first');
+    expect(requestIdFrom('x'.repeat(128))).toHaveLength(128);
+    expect(requestIdFrom('x'.repeat(129))).not.toBe('x'.repeat(129));
+    expect(requestIdFrom('')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(requestIdFrom(undefined)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

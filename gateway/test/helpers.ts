@@ -1,0 +1,156 @@
+// Loopback stubs and a gateway wired to them, for the tests.
+import { createHash } from 'node:crypto';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { UPSTREAM_NAMES, type GatewayConfig, type UpstreamName } from '../src/config.js';
+import { createGateway, type Gateway } from '../src/server.js';
+
+export interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  rawHeaders: string[];
+}
+
+export interface Stub {
+  name: string;
+  url: string;
+  server: http.Server;
+  seen: Seen[];
+  ready: boolean;
+  /** Resolves when a request of this stub saw its client (the gateway) go away. */
+  aborted: Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A service stand-in. Answers JSON describing what it received:
+ * `{ service, method, url, headers, bytes, sha256 }`. Special paths (under any prefix):
+ * `.../slow` answers after 2 s, `.../drip` sends one chunk then hangs, `.../cookies` sets two
+ * cookies; `/readyz` answers 200 or 503 after `stub.ready`.
+ */
+export async function startStub(name: string): Promise<Stub> {
+  let onAbort: (url: string) => void = () => {};
+  const aborted = new Promise<string>((resolve) => (onAbort = resolve));
+  const seen: Seen[] = [];
+  const stub = { name, seen, ready: true } as Stub;
+  const server = http.createServer((req, res) => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders });
+    const url = req.url ?? '/';
+    if (url === '/readyz') {
+      res.writeHead(stub.ready ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: stub.ready ? 'ready' : 'unavailable' }));
+      return;
+    }
+    const hash = createHash('sha256');
+    let bytes = 0;
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      hash.update(chunk);
+    });
+    req.on('end', () => {
+      const answer = () => {
+        const body = JSON.stringify({ service: name, method: req.method, url, headers: req.headers, bytes, sha256: hash.digest('hex') });
+        const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'x-request-id': 'upstream-own-id' };
+        if (url.endsWith('/cookies')) headers['set-cookie'] = ['a=1; Path=/', 'b=2; Path=/; HttpOnly'];
+        res.writeHead(201, headers);
+        res.end(body);
+      };
+      if (url.endsWith('/slow')) {
+        const t = setTimeout(answer, 2_000);
+        res.on('close', () => clearTimeout(t));
+      } else if (url.endsWith('/drip')) {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('x'.repeat(1024));
+        res.on('close', () => onAbort(url));
+      } else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  stub.server = server;
+  stub.aborted = aborted;
+  stub.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return stub;
+}
+
+export async function startStubs(): Promise<Record<UpstreamName, Stub>> {
+  const stubs = await Promise.all(UPSTREAM_NAMES.map((n) => startStub(n)));
+  return Object.fromEntries(stubs.map((s) => [s.name, s])) as Record<UpstreamName, Stub>;
+}
+
+/** A port nothing listens on. */
+export async function closedPortUrl(): Promise<string> {
+  const s = http.createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+export interface RunningGateway extends Gateway {
+  url: string;
+  port: number;
+}
+
+export async function startGateway(
+  upstreams: Record<UpstreamName, string>,
+  overrides: Partial<GatewayConfig> = {},
+): Promise<RunningGateway> {
+  const config: GatewayConfig = {
+    port: 0,
+    trustProxy: false,
+    logLevel: 'silent',
+    upstreams,
+    upstreamTimeoutMs: 5_000,
+    readyTimeoutMs: 500,
+    shutdownTimeoutMs: 2_000,
+    ...overrides,
+  };
+  const gateway = createGateway(config, { logger: pino({ level: 'silent' }), defaultMetrics: false });
+  await new Promise<void>((resolve) => gateway.server.listen(0, '127.0.0.1', resolve));
+  const port = (gateway.server.address() as AddressInfo).port;
+  return { ...gateway, port, url: `http://127.0.0.1:${port}` };
+}
+
+export function urlsOf(stubs: Record<UpstreamName, Stub>): Record<UpstreamName, string> {
+  return Object.fromEntries(Object.entries(stubs).map(([k, s]) => [k, s.url])) as Record<UpstreamName, string>;
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  rawHeaders: string[];
+  text: string;
+  json: () => Record<string, unknown> & { headers?: IncomingHttpHeaders };
+}
+
+/** A plain HTTP request (no client-side header rules), body buffered. */
+export function request(
+  url: string,
+  options: { method?: string; headers?: Record<string, string | string[]>; body?: Buffer | string; chunked?: boolean } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, text, json: () => JSON.parse(text) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (options.body !== undefined && options.chunked) {
+      const body = Buffer.from(options.body);
+      const half = Math.floor(body.length / 2);
+      req.write(body.subarray(0, half));
+      setTimeout(() => req.end(body.subarray(half)), 20);
+    } else req.end(options.body);
+  });
+}

@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes, createHash } from 'node:crypto';
+import http from 'node:http';
+import type { UpstreamName } from '../src/config.js';
+import { closedPortUrl, request, startGateway, startStubs, urlsOf, type RunningGateway, type Stub } from './helpers.js';
+
+let stubs: Record<UpstreamName, Stub>;
+let gw: RunningGateway;
+
+beforeAll(async () => {
+  stubs = await startStubs();
+  gw = await startGateway(urlsOf(stubs));
+});
+
+afterAll(async () => {
+  await gw.close();
+  await Promise.all(Object.values(stubs).map((s) => s.close()));
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('routing table', () => {
+  it.each([
+    ['GET', '/api/auth/me', 'auth'],
+    ['POST', '/api/auth/send-code', 'auth'],
+    ['GET', '/api/v1/apps?page=2&q=x', 'app-store'],
+    ['GET', '/api/v1/me/installed', 'app-store'],
+    ['GET', '/api/sites', 'sites'],
+    ['GET', '/api/sites?tag=x', 'sites'],
+    ['POST', '/api/sites/abc/boost', 'sites'],
+    ['POST', '/api/clicks/123', 'sites'],
+    ['POST', '/api/bookmarks', 'sites'],
+    ['DELETE', '/api/bookmarks/42', 'sites'],
+    ['GET', '/api/daily-bg', 'sites'],
+    ['GET', '/api/daily-bg/image', 'sites'],
+    ['GET', '/sitemap.xml', 'sites'],
+    ['GET', '/api/messages?limit=5', 'chat'],
+    ['POST', '/api/messages/7/like', 'chat'],
+    ['POST', '/api/translate', 'translate'],
+  ])('%s %s → %s', async (method, path, service) => {
+    const res = await request(gw.url + path, { method });
+    expect(res.status).toBe(201);
+    const body = res.json();
+    expect(body.service).toBe(service);
+    expect(body.url).toBe(path);
+    expect(body.method).toBe(method);
+  });
+
+  it.each([
+    '/api/auth',
+    '/api/authx/me',
+    '/api/v1',
+    '/api/sitesx',
+    '/api/clicks',
+    '/api/translate/extra',
+    '/api/unknown',
+    '/API/V1/apps',
+    '/sitemap.xml/x',
+    '/openapi.json',
+    '/llms.txt',
+    '/.well-known/mcp.json',
+  ])('%s → 404 JSON from the gateway', async (path) => {
+    const res = await request(gw.url + path);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toEqual({ error: 'Not found' });
+    expect(res.headers['x-request-id']).toMatch(UUID);
+  });
+
+  it('plain HTTP on /api/ws is 426 JSON', async () => {
+    const res = await request(`${gw.url}/api/ws`);
+    expect(res.status).toBe(426);
+    expect(res.json()).toEqual({ error: 'Upgrade required' });
+  });
+});
+
+describe('request id', () => {
+  it('generates one, forwards it, and returns it (replacing the upstream one)', async () => {
+    const res = await request(`${gw.url}/api/v1/apps`);
+    const id = res.headers['x-request-id'];
+    expect(id).toMatch(UUID);
+    expect(res.json().headers?.['x-request-id']).toBe(id);
+  });
+
+  it("keeps a caller's sane id", async () => {
+    const res = await request(`${gw.url}/api/v1/apps`, { headers: { 'x-request-id': 'abc.DEF_123-x' } });
+    expect(res.headers['x-request-id']).toBe('abc.DEF_123-x');
+    expect(res.json().headers?.['x-request-id']).toBe('abc.DEF_123-x');
+  });
+
+  it.each(['has space', 'x'.repeat(129), 'semi;colon', 'ünï'])('replaces an insane id (%s)', async (bad) => {
+    const res = await request(`${gw.url}/api/v1/apps`, { headers: { 'x-request-id': encodeURI(bad) === bad ? bad : encodeURI(bad) } });
+    expect(res.headers['x-request-id']).toMatch(UUID);
+    expect(res.json().headers?.['x-request-id']).toBe(res.headers['x-request-id']);
+  });
+
+  it('is on own routes and errors too', async () => {
+    for (const path of ['/healthz', '/nope']) {
+      const res = await request(gw.url + path, { headers: { 'x-request-id': 'mine-1' } });
+      expect(res.headers['x-request-id']).toBe('mine-1');
+    }
+  });
+});
+
+describe('headers and bodies', () => {
+  it('passes Cookie and Authorization untouched, keeps Host, and relays every Set-Cookie', async () => {
+    const res = await request(`${gw.url}/api/auth/cookies`, {
+      method: 'POST',
+      headers: { cookie: 'sn_token=eyJ.abc.def; theme=dark', authorization: 'Bearer svc_live_xyz', 'x-custom': 'kept' },
+    });
+    const seen = res.json().headers ?? {};
+    expect(seen.cookie).toBe('sn_token=eyJ.abc.def; theme=dark');
+    expect(seen.authorization).toBe('Bearer svc_live_xyz');
+    expect(seen['x-custom']).toBe('kept');
+    expect(seen.host).toBe(`127.0.0.1:${gw.port}`);
+    expect(res.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/; HttpOnly']);
+  });
+
+  it('drops hop-by-hop headers and those the Connection header lists', async () => {
+    const res = await request(`${gw.url}/api/v1/apps`, {
+      headers: { connection: 'keep-alive, x-secret-hop', 'x-secret-hop': '1', 'proxy-authorization': 'Basic x', te: 'trailers' },
+    });
+    const seen = res.json().headers ?? {};
+    expect(seen['x-secret-hop']).toBeUndefined();
+    expect(seen['proxy-authorization']).toBeUndefined();
+    expect(seen.te).toBeUndefined();
+  });
+
+  it('proxies a JSON POST body intact', async () => {
+    const body = JSON.stringify({ text: 'héllo 世界', targetLang: 'en' });
+    const res = await request(`${gw.url}/api/translate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      body,
+    });
+    const seen = res.json();
+    expect(seen.bytes).toBe(Buffer.byteLength(body));
+    expect(seen.sha256).toBe(createHash('sha256').update(body).digest('hex'));
+    expect(seen.headers?.['content-type']).toBe('application/json');
+  });
+
+  it('proxies a 1 MB body intact, with Content-Length and chunked', async () => {
+    const body = randomBytes(1024 * 1024);
+    const digest = createHash('sha256').update(body).digest('hex');
+    const sized = await request(`${gw.url}/api/sites`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(body.length) },
+      body,
+    });
+    expect(sized.json()).toMatchObject({ bytes: body.length, sha256: digest });
+    const chunked = await request(`${gw.url}/api/sites`, { method: 'POST', body, chunked: true });
+    expect(chunked.json()).toMatchObject({ bytes: body.length, sha256: digest });
+  });
+});
+
+describe('client going away', () => {
+  it('aborts the upstream request and keeps serving', async () => {
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(`${gw.url}/api/messages/drip`, { agent: false }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (err) => (err.message.includes('socket hang up') ? undefined : reject(err)));
+    });
+    await expect(stubs.chat.aborted).resolves.toBe('/api/messages/drip');
+    const res = await request(`${gw.url}/healthz`);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('survives a client that leaves before the upstream answers', async () => {
+    await new Promise<void>((resolve) => {
+      const req = http.get(`${gw.url}/api/v1/slow`, { agent: false });
+      req.on('error', () => resolve());
+      setTimeout(() => req.destroy(), 100);
+    });
+    const res = await request(`${gw.url}/api/v1/apps`);
+    expect(res.status).toBe(201);
+  });
+});
+
+describe('upstream failures', () => {
+  it('answers 502 JSON when the upstream is down', async () => {
+    const upstreams = { ...urlsOf(stubs), 'app-store': await closedPortUrl() };
+    const down = await startGateway(upstreams);
+    try {
+      const res = await request(`${down.url}/api/v1/apps`, { headers: { 'x-request-id': 'down-1' } });
+      expect(res.status).toBe(502);
+      expect(res.json()).toEqual({ error: 'Bad gateway' });
+      expect(res.headers['x-request-id']).toBe('down-1');
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('answers 504 JSON when the upstream is too slow', async () => {
+    const slow = await startGateway(urlsOf(stubs), { upstreamTimeoutMs: 200 });
+    try {
+      const started = Date.now();
+      const res = await request(`${slow.url}/api/v1/slow`);
+      expect(res.status).toBe(504);
+      expect(res.json()).toEqual({ error: 'Gateway timeout' });
+      expect(Date.now() - started).toBeLessThan(1_500);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('own routes', () => {
+  it('GET /healthz', async () => {
+    const res = await request(`${gw.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('wrong method on an own route is 405 JSON', async () => {
+    const res = await request(`${gw.url}/healthz`, { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.json()).toEqual({ error: 'Method not allowed' });
+  });
+
+  it('GET /readyz is 200 when every upstream is ready, 503 otherwise', async () => {
+    const ok = await request(`${gw.url}/readyz`);
+    expect(ok.status).toBe(200);
+    expect(ok.json()).toEqual({
+      status: 'ready',
+      services: { auth: 'ready', 'app-store': 'ready', sites: 'ready', chat: 'ready', translate: 'ready', realtime: 'ready' },
+    });
+    stubs.chat.ready = false;
+    try {
+      const ko = await request(`${gw.url}/readyz`);
+      expect(ko.status).toBe(503);
+      expect(ko.json()).toMatchObject({ status: 'unavailable', services: { chat: 'unavailable', auth: 'ready' } });
+    } finally {
+      stubs.chat.ready = true;
+    }
+  });
+
+  it('GET /readyz reports an upstream that is down', async () => {
+    const down = await startGateway({ ...urlsOf(stubs), translate: await closedPortUrl() });
+    try {
+      const res = await request(`${down.url}/readyz`);
+      expect(res.status).toBe(503);
+      expect(res.json()).toMatchObject({ services: { translate: 'unavailable', sites: 'ready' } });
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('GET /metrics counts requests per route prefix and status', async () => {
+    await request(`${gw.url}/api/v1/apps`);
+    const res = await request(`${gw.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/gateway_requests_total\{route="\/api\/v1",status="201"\} \d+/);
+    expect(res.text).toMatch(/gateway_request_duration_seconds_bucket\{le="0.005",route="\/api\/v1",status="201"\}/);
+  });
+});
+
+describe('shutdown', () => {
+  it('lets an in-flight request finish, then stops accepting', async () => {
+    const g = await startGateway(urlsOf(stubs));
+    const inFlight = request(`${g.url}/api/v1/slow`);
+    await new Promise((r) => setTimeout(r, 200));
+    const closing = g.close();
+    const res = await inFlight;
+    expect(res.status).toBe(201);
+    await closing;
+    await expect(request(`${g.url}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
