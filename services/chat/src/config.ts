@@ -1,0 +1,13 @@
+// chat settings (DECISIONS.md §8), validated at start.
+import { z } from 'zod';
+import { SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
+
+export const configSchema = baseConfigSchema.extend({
+  PORT: settings.port(SERVICES.chat.port),
+  /** Own database URL; unset = DATABASE_URL with the `chat` schema. */
+  CHAT_DATABASE_URL: settings.optionalString,
+  /** ES256 public key (PEM) that verifies `sn_token` sessions; required once the endpoints exist. */
+  JWT_PUBLIC_KEY: settings.pem,
+});
+
+export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,37 @@
+// The real entry points (API and worker): start, serve health, stop cleanly on SIGTERM.
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { TEST_DATABASE_URL, TEST_REDIS_URL, testRedisPrefix } from '@svc/service-kit/testing';
+import { exitWithin, spawnService, waitForOk, type ServiceProcess } from './support/process.js';
+
+const running: ServiceProcess[] = [];
+
+afterAll(() => {
+  for (const proc of running) if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+});
+
+// Readiness only runs SELECT 1 and PING: no tables needed.
+const env = () => ({
+  DATABASE_URL: TEST_DATABASE_URL,
+  SITES_DATABASE_URL: '',
+  REDIS_URL: TEST_REDIS_URL,
+  REDIS_PREFIX: testRedisPrefix(),
+});
+
+describe('sites processes', () => {
+  for (const [name, entry, probe] of [
+    ['API', 'src/main.ts', '/api/sites'],
+    ['worker', 'src/worker/main.ts', '/api/sites'],
+  ] as const) {
+    it(`${name}: serves /healthz and /readyz, then exits 0 within 10 s of SIGTERM`, async () => {
+      const proc = await spawnService(entry, env());
+      running.push(proc);
+      await waitForOk(proc, '/healthz');
+      await waitForOk(proc, '/readyz', 10_000);
+      expect((await fetch(`http://127.0.0.1:${proc.port}${probe}`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${proc.port}/metrics`)).status).toBe(200);
+
+      proc.child.kill('SIGTERM');
+      expect(await exitWithin(proc, 10_000)).toBe(0);
+    }, 90_000);
+  }
+});
