@@ -1,9 +1,9 @@
 // The express app every service starts from: request ids, JSON logs, metrics, body
 // limits, health endpoints, and one error shape `{ "error": ... }` for everything.
 import express, { type Express, type ErrorRequestHandler, type RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
 import { ZodError } from 'zod';
 import { ERROR_MESSAGES } from '@svc/types';
+import { accessLog } from './access-log.js';
 import { HttpError } from './errors.js';
 import { isDependencyUnavailable } from './dependency-errors.js';
 import { runChecks, type ReadinessCheck } from './health.js';
@@ -35,15 +35,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     res.setHeader('X-Request-Id', id);
     next();
   });
-  app.use(
-    pinoHttp({
-      logger: options.logger,
-      genReqId: (req) => req.headers['x-request-id'] as string,
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
-    }),
-  );
+  app.use(accessLog(options.logger));
   if (options.metrics) app.use(options.metrics.middleware);
 
   app.get('/healthz', (_req, res) => {
