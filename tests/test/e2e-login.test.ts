@@ -4,16 +4,27 @@ import { fileURLToPath } from 'node:url';
 import {
   createTestDatabase,
   generateTestKeyPair,
+  spawnService,
   startFakeResend,
   testRedisPrefix,
+  waitForOk,
+  type ServiceProcess,
   type TestDatabase,
 } from '@svc/service-kit/testing';
-import { startProcess, type RunningProcess } from './support/processes.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A built entry point started as in production, once it answers /healthz. */
+async function start(entry: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const proc = await spawnService({ cwd: ROOT, entry, env: { LOG_LEVEL: 'info', ...env } });
+  await waitForOk(proc, '/healthz', 20_000);
+  return proc;
+}
 
 let database: TestDatabase;
 let resend: Awaited<ReturnType<typeof startFakeResend>>;
-let auth: RunningProcess;
-let gateway: RunningProcess;
+let auth: ServiceProcess;
+let gateway: ServiceProcess;
 
 beforeAll(async () => {
   database = await createTestDatabase(
@@ -21,7 +32,7 @@ beforeAll(async () => {
   );
   resend = await startFakeResend();
   const keys = generateTestKeyPair();
-  auth = await startProcess('auth', 'services/auth/dist/main.js', {
+  auth = await start('services/auth/dist/main.js', {
     AUTH_DATABASE_URL: database.url,
     REDIS_PREFIX: testRedisPrefix(),
     JWT_PRIVATE_KEY: keys.privateKey,
@@ -30,7 +41,7 @@ beforeAll(async () => {
     RESEND_BASE_URL: resend.baseUrl,
     EMAIL_FROM: 'Svc <login@svc.test>',
   });
-  gateway = await startProcess('gateway', 'gateway/dist/main.js', { AUTH_URL: auth.url });
+  gateway = await start('gateway/dist/main.js', { AUTH_URL: auth.url });
 }, 60_000);
 
 afterAll(async () => {

@@ -93,7 +93,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (err instanceof HttpError) {
       res.set(err.headers);
-      res.status(err.status).json(err.details === undefined ? { error: err.message } : { error: err.message, details: err.details });
+      res
+        .status(err.status)
+        .json(
+          err.details === undefined
+            ? { error: err.message }
+            : { error: err.message, details: err.details },
+        );
       return;
     }
     if (err instanceof ZodError) {

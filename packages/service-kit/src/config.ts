@@ -10,7 +10,10 @@ export class ConfigError extends Error {
 }
 
 /** Parse `env` with `schema`; throw a ConfigError naming every bad or missing setting. */
-export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+export function loadConfig<S extends z.ZodType>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   throw new ConfigError(

@@ -15,7 +15,8 @@ export class HttpError extends Error {
 
 export const badRequest = (message = 'Bad request', details?: unknown) =>
   new HttpError(400, message, details);
-export const unauthorized = (message: string = ERROR_MESSAGES.authenticationRequired) => new HttpError(401, message);
+export const unauthorized = (message: string = ERROR_MESSAGES.authenticationRequired) =>
+  new HttpError(401, message);
 export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
 export const notFound = (message = 'Not found') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);

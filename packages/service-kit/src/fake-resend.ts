@@ -19,12 +19,22 @@ export async function startFakeResend() {
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
       if (req.method !== 'POST' || req.url !== '/emails') {
-        res.writeHead(404).end(JSON.stringify({ name: 'not_found', message: 'Not found', statusCode: 404 }));
+        res
+          .writeHead(404)
+          .end(JSON.stringify({ name: 'not_found', message: 'Not found', statusCode: 404 }));
         return;
       }
       if (failNext) {
         failNext = false;
-        res.writeHead(422).end(JSON.stringify({ name: 'validation_error', message: 'Invalid `to` field', statusCode: 422 }));
+        res
+          .writeHead(422)
+          .end(
+            JSON.stringify({
+              name: 'validation_error',
+              message: 'Invalid `to` field',
+              statusCode: 422,
+            }),
+          );
         return;
       }
       sent.push({ ...JSON.parse(body), authorization: req.headers.authorization });

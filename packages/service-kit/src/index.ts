@@ -17,3 +17,4 @@ export * from './service-catalog.js';
 export * from './session.js';
 export * from './session-token.js';
 export * from './jwt-keys.js';
+export * from './runtime.js';

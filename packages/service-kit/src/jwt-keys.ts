@@ -36,9 +36,14 @@ export function loadJwtKeys(opts: {
     return { publicKey: opts.publicKey, privateKey: opts.privateKey };
   }
   if (opts.production) {
-    const missing = [!opts.publicKey && 'JWT_PUBLIC_KEY', opts.needPrivate && !opts.privateKey && 'JWT_PRIVATE_KEY'];
+    const missing = [
+      !opts.publicKey && 'JWT_PUBLIC_KEY',
+      opts.needPrivate && !opts.privateKey && 'JWT_PRIVATE_KEY',
+    ];
     throw new ConfigError(
-      missing.filter(Boolean).map((n) => `${n} is missing: an ES256 PEM key is required in production`),
+      missing
+        .filter(Boolean)
+        .map((n) => `${n} is missing: an ES256 PEM key is required in production`),
     );
   }
   const file = opts.devKeysFile ?? path.join(findRepoRoot() ?? process.cwd(), DEV_KEYS_RELATIVE);
@@ -69,12 +74,16 @@ function assertEs256Pair(publicKey: string, privateKey?: string): void {
       throw new Error('not a P-256 key');
     }
     if (privateKey) {
-      const derived = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
+      const derived = createPublicKey(privateKey)
+        .export({ type: 'spki', format: 'pem' })
+        .toString();
       if (derived !== pub.export({ type: 'spki', format: 'pem' }).toString()) {
         throw new Error('JWT_PRIVATE_KEY does not match JWT_PUBLIC_KEY');
       }
     }
   } catch (err) {
-    throw new ConfigError([`JWT_PUBLIC_KEY/JWT_PRIVATE_KEY are invalid: ${(err as Error).message}`]);
+    throw new ConfigError([
+      `JWT_PUBLIC_KEY/JWT_PRIVATE_KEY are invalid: ${(err as Error).message}`,
+    ]);
   }
 }

@@ -15,9 +15,11 @@ export async function ensureDatabaseAndSchema(t: DatabaseTarget): Promise<void> 
   try {
     const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [t.database]);
     if (found.rowCount === 0) {
-      await admin.query(`CREATE DATABASE ${quoteIdent(t.database)}`).catch((err: { code?: string }) => {
-        if (err.code !== '42P04') throw err; // created meanwhile by a parallel caller
-      });
+      await admin
+        .query(`CREATE DATABASE ${quoteIdent(t.database)}`)
+        .catch((err: { code?: string }) => {
+          if (err.code !== '42P04') throw err; // created meanwhile by a parallel caller
+        });
     }
   } finally {
     await admin.end();
@@ -25,9 +27,11 @@ export async function ensureDatabaseAndSchema(t: DatabaseTarget): Promise<void> 
   const db = new pg.Client({ host, port, user, password, database: t.database });
   await db.connect();
   try {
-    await db.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(t.schema)}`).catch((err: { code?: string }) => {
-      if (err.code !== '23505' && err.code !== '42P06') throw err;
-    });
+    await db
+      .query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(t.schema)}`)
+      .catch((err: { code?: string }) => {
+        if (err.code !== '23505' && err.code !== '42P06') throw err;
+      });
   } finally {
     await db.end();
   }
@@ -38,15 +42,25 @@ export async function ensureDatabaseAndSchema(t: DatabaseTarget): Promise<void> 
  * connection string, or `migrate dev`'s shadow database connects to the main database;
  * search_path puts the tables and _prisma_migrations in the service's own schema.
  */
-export async function migrationAdapter(ownUrlEnv: string, defaultSchema: string): Promise<PrismaPg> {
-  const target = resolveDatabaseTarget(process.env[ownUrlEnv], process.env.DATABASE_URL, defaultSchema);
+export async function migrationAdapter(
+  ownUrlEnv: string,
+  defaultSchema: string,
+): Promise<PrismaPg> {
+  const target = resolveDatabaseTarget(
+    process.env[ownUrlEnv],
+    process.env.DATABASE_URL,
+    defaultSchema,
+  );
   await ensureDatabaseAndSchema(target);
   const { schema, ...conn } = target;
   return new PrismaPg({ ...conn, options: `-c search_path=${quoteIdent(schema)}` }, { schema });
 }
 
 /** Runs every prisma/migrations/<name>/migration.sql, in order, inside `target.schema`. */
-export async function applyMigrationSql(target: DatabaseTarget, migrationsDir: string): Promise<void> {
+export async function applyMigrationSql(
+  target: DatabaseTarget,
+  migrationsDir: string,
+): Promise<void> {
   const entries = (await readdir(migrationsDir, { withFileTypes: true }))
     .filter((e) => e.isDirectory())
     .map((e) => e.name)

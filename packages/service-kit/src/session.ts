@@ -28,7 +28,11 @@ declare global {
 export const revocationKey = (prefix: string, jti: string) => `${prefix}auth:revoked:${jti}`;
 
 /** Marks a session revoked until it would have expired anyway. */
-export async function revokeSession(redis: Redis, prefix: string, claims: SessionClaims): Promise<void> {
+export async function revokeSession(
+  redis: Redis,
+  prefix: string,
+  claims: SessionClaims,
+): Promise<void> {
   const ttl = Math.max(1, claims.exp - Math.floor(Date.now() / 1000));
   await redis.set(revocationKey(prefix, claims.jti), '1', 'EX', ttl);
 }
@@ -39,7 +43,11 @@ export function sessionTokenFrom(req: Request): string | undefined {
   return parseCookie(header)[SESSION_COOKIE] || undefined;
 }
 
-export function sessionMiddleware(opts: { publicKey: string; redis: Redis; prefix: string }): RequestHandler {
+export function sessionMiddleware(opts: {
+  publicKey: string;
+  redis: Redis;
+  prefix: string;
+}): RequestHandler {
   return (req, _res, next) => {
     const token = sessionTokenFrom(req);
     if (!token) return next();

@@ -8,7 +8,10 @@ export interface TcpProxy {
   close: () => Promise<void>;
 }
 
-export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
+export async function startTcpProxy(
+  targetPort: number,
+  targetHost = '127.0.0.1',
+): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
   let port = 0;

@@ -2,16 +2,13 @@
 // so files run in parallel and repeatedly against the one real PostgreSQL and Redis.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import {
-  resolveDatabaseTarget,
-  databaseTargetToUrl,
-  type DatabaseTarget,
-} from './database-url.js';
+import { resolveDatabaseTarget, databaseTargetToUrl, type DatabaseTarget } from './database-url.js';
 import { applyMigrationSql, dropSchema, ensureDatabaseAndSchema } from './migrations.js';
 
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_test';
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TEST_REDIS_URL =
+  process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const suffix = () => randomBytes(5).toString('hex');
 
@@ -53,15 +50,5 @@ export function generateTestKeyPair(): { privateKey: string; publicKey: string }
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { startFakeResend, type SentEmail } from './fake-resend.js';
 
-/** A TCP port that was free a moment ago (for spawning real processes in tests). */
-export async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort, spawnService, waitForOk, type ServiceProcess } from './process-harness.js';
+export { deadRedis } from './dead-redis.js';

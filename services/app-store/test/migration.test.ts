@@ -23,7 +23,10 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-const appData = (slug: string, extra: Partial<Prisma.AppCreateInput> = {}): Prisma.AppCreateInput => ({
+const appData = (
+  slug: string,
+  extra: Partial<Prisma.AppCreateInput> = {},
+): Prisma.AppCreateInput => ({
   id: `id-${slug}`,
   slug,
   name: `App ${slug}`,
@@ -58,7 +61,13 @@ describe('app_store schema', () => {
     expect(app.createdAt).toBeInstanceOf(Date);
     const blocked = await db.app.update({
       where: { id: app.id },
-      data: { status: 'blocked', category: 'defi', appType: 'dapp', openMode: 'external', chain: 'ethereum' },
+      data: {
+        status: 'blocked',
+        category: 'defi',
+        appType: 'dapp',
+        openMode: 'external',
+        chain: 'ethereum',
+      },
     });
     expect(blocked.status).toBe('blocked');
     expect(await db.app.count({ where: { status: 'approved', category: 'defi' } })).toBe(0);
@@ -72,8 +81,12 @@ describe('app_store schema', () => {
   it('refuses a second report of an app by the same user', async () => {
     await db.app.create({ data: appData('reported') });
     await db.appReport.create({ data: { appId: 'id-reported', userId: 'u1', reason: 'spam' } });
-    await db.appReport.create({ data: { appId: 'id-reported', userId: 'u2', detail: 'looks fake' } });
-    await expectUniqueViolation(db.appReport.create({ data: { appId: 'id-reported', userId: 'u1' } }));
+    await db.appReport.create({
+      data: { appId: 'id-reported', userId: 'u2', detail: 'looks fake' },
+    });
+    await expectUniqueViolation(
+      db.appReport.create({ data: { appId: 'id-reported', userId: 'u1' } }),
+    );
     expect(await db.appReport.count({ where: { appId: 'id-reported' } })).toBe(2);
   });
 
@@ -84,28 +97,42 @@ describe('app_store schema', () => {
       data: { id: 'k1', appId: 'id-keyed', authorId: 'user-1', keyHash, prefix: 'svc_live_sec' },
     });
     await expectUniqueViolation(
-      db.apiKey.create({ data: { id: 'k2', appId: 'id-keyed', authorId: 'user-1', keyHash, prefix: 'svc_live_sec' } }),
+      db.apiKey.create({
+        data: { id: 'k2', appId: 'id-keyed', authorId: 'user-1', keyHash, prefix: 'svc_live_sec' },
+      }),
     );
     await db.install.create({ data: { userId: 'u1', appId: 'id-keyed' } });
     await expectUniqueViolation(db.install.create({ data: { userId: 'u1', appId: 'id-keyed' } }));
   });
 
   it('refuses values outside the CHECK constraints', async () => {
-    await expect(db.app.create({ data: appData('Bad_Slug', { id: 'bad-slug' }) })).rejects.toThrow();
+    await expect(
+      db.app.create({ data: appData('Bad_Slug', { id: 'bad-slug' }) }),
+    ).rejects.toThrow();
     await expect(db.app.create({ data: appData('negative', { downloads: -1 }) })).rejects.toThrow();
     await expect(
-      db.app.create({ data: appData('many-tags', { techTags: Array.from({ length: 11 }, (_, i) => `t${i}`) }) }),
+      db.app.create({
+        data: appData('many-tags', { techTags: Array.from({ length: 11 }, (_, i) => `t${i}`) }),
+      }),
     ).rejects.toThrow();
     await expect(
-      db.apiKey.create({ data: { id: 'k3', appId: 'id-keyed', authorId: 'user-1', keyHash: 'plain', prefix: 'x' } }),
+      db.apiKey.create({
+        data: { id: 'k3', appId: 'id-keyed', authorId: 'user-1', keyHash: 'plain', prefix: 'x' },
+      }),
     ).rejects.toThrow();
   });
 
   it('maintains the search document from name, description and tech_tags (CJK included)', async () => {
     await db.app.create({
-      data: appData('cjk-app', { name: '在线工具箱', description: 'A calculator for everyone', techTags: ['React', 'Web3'] }),
+      data: appData('cjk-app', {
+        name: '在线工具箱',
+        description: 'A calculator for everyone',
+        techTags: ['React', 'Web3'],
+      }),
     });
-    await db.app.create({ data: appData('plain-app', { name: 'Notes', description: 'Take notes' }) });
+    await db.app.create({
+      data: appData('plain-app', { name: 'Notes', description: 'Take notes' }),
+    });
     const search = async (q: string) =>
       (
         await db.$queryRawUnsafe<Array<{ slug: string }>>(
@@ -130,8 +157,12 @@ describe('app_store schema', () => {
     const defs = new Map(rows.map((r) => [r.indexname, r.indexdef]));
     expect(defs.get('apps_slug_key')).toMatch(/UNIQUE INDEX .* \(slug\)/);
     expect(defs.get('apps_listing_idx')).toMatch(/\(status, downloads DESC, created_at DESC, id\)/);
-    expect(defs.get('apps_listing_category_idx')).toMatch(/\(status, category, downloads DESC, created_at DESC, id\)/);
-    expect(defs.get('apps_listing_app_type_idx')).toMatch(/\(status, app_type, downloads DESC, created_at DESC, id\)/);
+    expect(defs.get('apps_listing_category_idx')).toMatch(
+      /\(status, category, downloads DESC, created_at DESC, id\)/,
+    );
+    expect(defs.get('apps_listing_app_type_idx')).toMatch(
+      /\(status, app_type, downloads DESC, created_at DESC, id\)/,
+    );
     expect(defs.get('apps_author_idx')).toMatch(/\(author_id, created_at DESC\)/);
     expect(defs.get('apps_search_idx')).toMatch(/USING gin \(search_document\)/);
     expect(defs.get('api_keys_key_hash_key')).toMatch(/UNIQUE INDEX .* \(key_hash\)/);

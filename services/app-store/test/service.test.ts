@@ -9,9 +9,13 @@ import {
   waitForRedis,
   type Redis,
 } from '@svc/service-kit';
-import { TEST_REDIS_URL, createTestDatabase, type TestDatabase } from '@svc/service-kit/testing';
+import {
+  TEST_REDIS_URL,
+  createTestDatabase,
+  type TestDatabase,
+  deadRedis as createDeadRedis,
+} from '@svc/service-kit/testing';
 import { buildApp } from '../src/app.js';
-import { deadRedis as createDeadRedis } from './support/dead-redis.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 
 const logger = createLogger('app-store-test', 'silent');
@@ -54,7 +58,10 @@ describe('app-store app', () => {
     extra.push(async () => deadRedis.disconnect());
     const res = await request(buildApp({ logger, db, redis: deadRedis })).get('/readyz');
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'unavailable' } });
+    expect(res.body).toEqual({
+      status: 'unavailable',
+      checks: { postgres: 'ok', redis: 'unavailable' },
+    });
   });
 
   it('GET /readyz is 503 when PostgreSQL is unreachable', async () => {
@@ -76,7 +83,9 @@ describe('app-store app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(buildApp({ logger, db, redis, metrics: createMetrics('app-store') })).get('/metrics');
+    const res = await request(
+      buildApp({ logger, db, redis, metrics: createMetrics('app-store') }),
+    ).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total');
   });

@@ -16,10 +16,11 @@ import { buildApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { createResendMailer } from '../src/mailer.js';
 
-
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-export async function startHarness(opts: { dbTarget?: (t: DatabaseTarget) => DatabaseTarget } = {}) {
+export async function startHarness(
+  opts: { dbTarget?: (t: DatabaseTarget) => DatabaseTarget } = {},
+) {
   const logger = createLogger('auth-test', 'silent');
   const database = await createTestDatabase(migrationsDir);
   const target = opts.dbTarget ? opts.dbTarget(database.target) : database.target;
@@ -36,12 +37,19 @@ export async function startHarness(opts: { dbTarget?: (t: DatabaseTarget) => Dat
     logger,
     keys,
     codeSecret: 'test-secret',
-    mailer: createResendMailer({ apiKey: 're_test_key', baseUrl: resend.baseUrl, from: 'Svc <login@svc.test>' }),
+    mailer: createResendMailer({
+      apiKey: 're_test_key',
+      baseUrl: resend.baseUrl,
+      from: 'Svc <login@svc.test>',
+    }),
   });
 
   async function login(email: string) {
     await request(app).post('/api/auth/send-code').send({ email }).expect(200);
-    const res = await request(app).post('/api/auth/verify').send({ email, code: resend.lastCodeFor(email) }).expect(200);
+    const res = await request(app)
+      .post('/api/auth/verify')
+      .send({ email, code: resend.lastCodeFor(email) })
+      .expect(200);
     const cookie = res.headers['set-cookie']![0]!.split(';')[0]!;
     return { user: res.body.user as { id: string; email: string; username: string }, cookie };
   }

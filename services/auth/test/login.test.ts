@@ -9,7 +9,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const sendCode = (email: string) => request(h.app).post('/api/auth/send-code').send({ email });
-const verify = (email: string, code: string) => request(h.app).post('/api/auth/verify').send({ email, code });
+const verify = (email: string, code: string) =>
+  request(h.app).post('/api/auth/verify').send({ email, code });
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe('send-code', () => {
@@ -36,11 +37,14 @@ describe('send-code', () => {
     expect(row!.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(10 * 60_000);
   });
 
-  it.each([[{}], [{ email: 'not-an-email' }], [{ email: 42 }]])('refuses %j with 400', async (body) => {
-    const res = await request(h.app).post('/api/auth/send-code').send(body);
-    expect(res.status).toBe(400);
-    expect(typeof res.body.error).toBe('string');
-  });
+  it.each([[{}], [{ email: 'not-an-email' }], [{ email: 42 }]])(
+    'refuses %j with 400',
+    async (body) => {
+      const res = await request(h.app).post('/api/auth/send-code').send(body);
+      expect(res.status).toBe(400);
+      expect(typeof res.body.error).toBe('string');
+    },
+  );
 
   it('answers 502, not 200, when the email cannot be sent', async () => {
     h.resend.failNextRequest();
@@ -67,9 +71,16 @@ describe('send-code', () => {
 describe('verify', () => {
   it('logs in with the code, creates the user and sets the session cookie', async () => {
     await sendCode('bob.smith@example.com').expect(200);
-    const res = await verify('bob.smith@example.com', h.resend.lastCodeFor('bob.smith@example.com'));
+    const res = await verify(
+      'bob.smith@example.com',
+      h.resend.lastCodeFor('bob.smith@example.com'),
+    );
     expect(res.status).toBe(200);
-    expect(res.body.user).toEqual({ id: expect.any(String), email: 'bob.smith@example.com', username: 'bob_smith' });
+    expect(res.body.user).toEqual({
+      id: expect.any(String),
+      email: 'bob.smith@example.com',
+      username: 'bob_smith',
+    });
     const cookie = res.headers['set-cookie']![0]!;
     expect(cookie).toMatch(/^sn_token=[\w-]+\.[\w-]+\.[\w-]+;/);
     expect(cookie).toMatch(/Max-Age=2592000/);
@@ -81,7 +92,10 @@ describe('verify', () => {
 
   it('marks the cookie Secure when the trusted gateway says the request was HTTPS', async () => {
     await sendCode('secure@example.com').expect(200);
-    const res = await verify('secure@example.com', h.resend.lastCodeFor('secure@example.com')).set('X-Forwarded-Proto', 'https');
+    const res = await verify('secure@example.com', h.resend.lastCodeFor('secure@example.com')).set(
+      'X-Forwarded-Proto',
+      'https',
+    );
     expect(res.status).toBe(200);
     expect(res.headers['set-cookie']![0]).toMatch(/; Secure/);
   });
@@ -97,7 +111,10 @@ describe('verify', () => {
 
   it('refuses an expired code', async () => {
     await sendCode('late@example.com').expect(200);
-    await h.db.loginCode.update({ where: { email: 'late@example.com' }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await h.db.loginCode.update({
+      where: { email: 'late@example.com' },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const res = await verify('late@example.com', h.resend.lastCodeFor('late@example.com'));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'Invalid or expired code' });
@@ -106,7 +123,8 @@ describe('verify', () => {
   it('kills the code after 5 wrong attempts', async () => {
     await sendCode('guess@example.com').expect(200);
     const code = h.resend.lastCodeFor('guess@example.com');
-    for (let i = 0; i < 5; i++) expect((await verify('guess@example.com', wrong(code))).status).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect((await verify('guess@example.com', wrong(code))).status).toBe(400);
     // Reset the 5/min verify limit so the next answer shows the code's state, not the limit.
     await h.redis.del(`${h.redisPrefix}rl:auth-verify:guess@example.com`);
     const res = await verify('guess@example.com', code);
@@ -132,19 +150,21 @@ describe('verify', () => {
   });
 
   it('allows 5 verifications per minute per email, then 429', async () => {
-    for (let i = 0; i < 5; i++) expect((await verify('flood@example.com', '000000')).status).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect((await verify('flood@example.com', '000000')).status).toBe(400);
     const limited = await verify('flood@example.com', '000000');
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
     expect(limited.headers['ratelimit-limit']).toBe('5');
   });
 
-  it.each([[{ email: 'a@example.com' }], [{ email: 'a@example.com', code: '12345' }], [{ email: 'a@example.com', code: 'abcdef' }]])(
-    'refuses %j with 400',
-    async (body) => {
-      expect((await request(h.app).post('/api/auth/verify').send(body)).status).toBe(400);
-    },
-  );
+  it.each([
+    [{ email: 'a@example.com' }],
+    [{ email: 'a@example.com', code: '12345' }],
+    [{ email: 'a@example.com', code: 'abcdef' }],
+  ])('refuses %j with 400', async (body) => {
+    expect((await request(h.app).post('/api/auth/verify').send(body)).status).toBe(400);
+  });
 
   it('gives a second user with the same email name a unique username', async () => {
     const a = await h.login('carol@one.example');

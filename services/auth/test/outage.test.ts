@@ -17,7 +17,9 @@ afterAll(async () => {
 
 describe('PostgreSQL outage', () => {
   it('answers 503 JSON while it is down and works again when it returns', async () => {
-    expect((await request(h.app).post('/api/auth/send-code').send({ email: 'k@example.com' })).status).toBe(200);
+    expect(
+      (await request(h.app).post('/api/auth/send-code').send({ email: 'k@example.com' })).status,
+    ).toBe(200);
     await proxy.cut();
     const down = await request(h.app).post('/api/auth/send-code').send({ email: 'k2@example.com' });
     expect(down.status).toBe(503);

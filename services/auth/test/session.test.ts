@@ -38,7 +38,14 @@ describe('GET /api/auth/me', () => {
     });
     const claims = () => {
       const now = Math.floor(Date.now() / 1000);
-      return { sub: user.id, email: user.email, username: user.username, jti: 'forged', iat: now, exp: now + 3600 };
+      return {
+        sub: user.id,
+        email: user.email,
+        username: user.username,
+        jti: 'forged',
+        iat: now,
+        exp: now + 3600,
+      };
     };
 
     it('alg none', async () => {
@@ -77,7 +84,10 @@ describe('GET /api/auth/me', () => {
 describe('POST /api/auth/set-username', () => {
   it('changes the name, sets a fresh cookie and retires the old session', async () => {
     const { cookie } = await h.login('gina@example.com');
-    const res = await request(h.app).post('/api/auth/set-username').set('Cookie', cookie).send({ username: 'Gina_名前-1' });
+    const res = await request(h.app)
+      .post('/api/auth/set-username')
+      .set('Cookie', cookie)
+      .send({ username: 'Gina_名前-1' });
     expect(res.status).toBe(200);
     expect(res.body.user.username).toBe('Gina_名前-1');
     const fresh = res.headers['set-cookie']![0]!.split(';')[0]!;
@@ -85,16 +95,25 @@ describe('POST /api/auth/set-username', () => {
     expect((await me(cookie)).status).toBe(401);
   });
 
-  it.each([['ab'], ['a'.repeat(33)], ['has space'], ['semi;colon'], ['']])('refuses %j with 400', async (username) => {
-    const { cookie } = await h.login(`bad-${username.length}-${Math.random()}@example.com`);
-    const res = await request(h.app).post('/api/auth/set-username').set('Cookie', cookie).send({ username });
-    expect(res.status).toBe(400);
-  });
+  it.each([['ab'], ['a'.repeat(33)], ['has space'], ['semi;colon'], ['']])(
+    'refuses %j with 400',
+    async (username) => {
+      const { cookie } = await h.login(`bad-${username.length}-${Math.random()}@example.com`);
+      const res = await request(h.app)
+        .post('/api/auth/set-username')
+        .set('Cookie', cookie)
+        .send({ username });
+      expect(res.status).toBe(400);
+    },
+  );
 
   it('answers 409 when the name is taken', async () => {
     await h.login('henry@example.com');
     const { cookie } = await h.login('iris@example.com');
-    const res = await request(h.app).post('/api/auth/set-username').set('Cookie', cookie).send({ username: 'henry' });
+    const res = await request(h.app)
+      .post('/api/auth/set-username')
+      .set('Cookie', cookie)
+      .send({ username: 'henry' });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'Username already taken' });
   });

@@ -25,9 +25,21 @@ afterAll(async () => {
 describe('chat schema', () => {
   it('stores chat, system and entrance messages', async () => {
     const chat = await db.message.create({
-      data: { id: 'm1', content: 'hello', senderName: 'alice', senderUserId: 'u1', senderIpHash: 'h1', senderLocation: 'JP|Tokyo' },
+      data: {
+        id: 'm1',
+        content: 'hello',
+        senderName: 'alice',
+        senderUserId: 'u1',
+        senderIpHash: 'h1',
+        senderLocation: 'JP|Tokyo',
+      },
     });
-    expect(chat).toMatchObject({ type: 'chat', likeCount: 0, contentKey: null, contentParams: null });
+    expect(chat).toMatchObject({
+      type: 'chat',
+      likeCount: 0,
+      contentKey: null,
+      contentParams: null,
+    });
     const system = await db.message.create({
       data: {
         id: 'm2',
@@ -40,9 +52,18 @@ describe('chat schema', () => {
     });
     expect(system.contentParams).toEqual({ from: 'alice', to: 'bob' });
     await db.message.create({
-      data: { id: 'm3', type: 'entrance', content: 'entered', senderName: 'Visitor from Paris', senderLocation: 'FR|Paris' },
+      data: {
+        id: 'm3',
+        type: 'entrance',
+        content: 'entered',
+        senderName: 'Visitor from Paris',
+        senderLocation: 'FR|Paris',
+      },
     });
-    const newest = await db.message.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: 2 });
+    const newest = await db.message.findMany({
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      take: 2,
+    });
     expect(newest).toHaveLength(2);
   });
 
@@ -50,20 +71,32 @@ describe('chat schema', () => {
     await db.message.create({ data: { id: 'liked', content: 'like me', senderName: 'carol' } });
     await db.messageLike.create({ data: { messageId: 'liked', likerKey: 'user:u1' } });
     await db.messageLike.create({ data: { messageId: 'liked', likerKey: 'ip:abc' } });
-    await expect(db.messageLike.create({ data: { messageId: 'liked', likerKey: 'user:u1' } })).rejects.toMatchObject({
+    await expect(
+      db.messageLike.create({ data: { messageId: 'liked', likerKey: 'user:u1' } }),
+    ).rejects.toMatchObject({
       code: 'P2002',
     });
     expect(await db.messageLike.count({ where: { messageId: 'liked' } })).toBe(2);
   });
 
   it('refuses values outside the CHECK constraints', async () => {
-    await expect(db.message.create({ data: { id: 'long', content: 'x'.repeat(201), senderName: 'a' } })).rejects.toThrow();
-    await expect(db.message.create({ data: { id: 'empty', content: '', senderName: 'a' } })).rejects.toThrow();
     await expect(
-      db.message.create({ data: { id: 'loc', content: 'hi', senderName: 'a', senderLocation: 'Tokyo' } }),
+      db.message.create({ data: { id: 'long', content: 'x'.repeat(201), senderName: 'a' } }),
     ).rejects.toThrow();
-    await expect(db.message.create({ data: { id: 'neg', content: 'hi', senderName: 'a', likeCount: -1 } })).rejects.toThrow();
-    await expect(db.messageLike.create({ data: { messageId: 'liked', likerKey: '1.2.3.4' } })).rejects.toThrow();
+    await expect(
+      db.message.create({ data: { id: 'empty', content: '', senderName: 'a' } }),
+    ).rejects.toThrow();
+    await expect(
+      db.message.create({
+        data: { id: 'loc', content: 'hi', senderName: 'a', senderLocation: 'Tokyo' },
+      }),
+    ).rejects.toThrow();
+    await expect(
+      db.message.create({ data: { id: 'neg', content: 'hi', senderName: 'a', likeCount: -1 } }),
+    ).rejects.toThrow();
+    await expect(
+      db.messageLike.create({ data: { messageId: 'liked', likerKey: '1.2.3.4' } }),
+    ).rejects.toThrow();
   });
 
   it('has the index the newest-messages query needs', async () => {

@@ -1,34 +1,18 @@
-// realtime process: configuration, wiring, listen, graceful shutdown. No database:
-// events reach it through Redis pub/sub (the subscriber and the WebSocket server come
-// with issue #5).
-import {
-  createLogger,
-  createMetrics,
-  createRedis,
-  exitOnStartupError,
-  loadConfig,
-  startService,
-} from '@svc/service-kit';
+// realtime process: configuration, wiring, listen, graceful shutdown. No database.
+import { createRuntime, exitOnStartupError, loadConfig } from '@svc/service-kit';
 import { buildApp } from './app.js';
 import { configSchema } from './config.js';
 
-const NAME = 'realtime';
-
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
-  const logger = createLogger(NAME, config.LOG_LEVEL);
-  const metrics = createMetrics(NAME);
-  const redis = createRedis(config.REDIS_URL, logger, { name: NAME });
-
-  const app = buildApp({ logger, metrics, redis, trustProxy: config.TRUSTED_PROXIES });
-  await startService({
-    name: NAME,
-    handler: app,
-    port: config.PORT,
-    logger,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    resources: [() => redis.quit().catch(() => redis.disconnect())],
+  const rt = createRuntime('realtime', config);
+  const app = buildApp({
+    logger: rt.logger,
+    metrics: rt.metrics,
+    redis: rt.redis,
+    trustProxy: config.TRUSTED_PROXIES,
   });
+  await rt.serve(app);
 }
 
-main().catch(exitOnStartupError(NAME));
+main().catch(exitOnStartupError('realtime'));

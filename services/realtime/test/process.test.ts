@@ -1,9 +1,12 @@
 // The real entry point: starts, serves its health endpoints, refuses WebSocket upgrades
 // (they come with issue #5) with a JSON 404, stops cleanly on SIGTERM.
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { TEST_REDIS_URL } from '@svc/service-kit/testing';
-import { exitWithin, spawnService, waitForOk, type ServiceProcess } from './support/process.js';
+import { spawnService, waitForOk, type ServiceProcess } from '@svc/service-kit/testing';
+
+const SERVICE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 let proc: ServiceProcess | undefined;
 
@@ -39,12 +42,16 @@ function upgradeStatus(port: number): Promise<number> {
 
 describe('realtime process', () => {
   it('serves /healthz and /readyz, answers upgrades 404, then exits 0 within 10 s of SIGTERM', async () => {
-    proc = await spawnService('src/main.ts', { REDIS_URL: TEST_REDIS_URL });
+    proc = await spawnService({
+      cwd: SERVICE_ROOT,
+      source: true,
+      entry: 'src/main.ts',
+      env: { REDIS_URL: TEST_REDIS_URL },
+    });
     await waitForOk(proc, '/healthz');
     await waitForOk(proc, '/readyz', 10_000);
     expect(await upgradeStatus(proc.port)).toBe(404);
 
-    proc.child.kill('SIGTERM');
-    expect(await exitWithin(proc, 10_000)).toBe(0);
+    expect(await proc.stop(10_000)).toBe(0);
   }, 90_000);
 });

@@ -23,7 +23,10 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-const siteData = (id: string, extra: Partial<Prisma.SiteCreateInput> = {}): Prisma.SiteCreateInput => ({
+const siteData = (
+  id: string,
+  extra: Partial<Prisma.SiteCreateInput> = {},
+): Prisma.SiteCreateInput => ({
   id,
   url: `https://${id}.example/`,
   title: `${id}.example`,
@@ -31,7 +34,8 @@ const siteData = (id: string, extra: Partial<Prisma.SiteCreateInput> = {}): Pris
   ...extra,
 });
 
-const expectUniqueViolation = (op: Promise<unknown>) => expect(op).rejects.toMatchObject({ code: 'P2002' });
+const expectUniqueViolation = (op: Promise<unknown>) =>
+  expect(op).rejects.toMatchObject({ code: 'P2002' });
 
 describe('sites schema', () => {
   it('stores a new site with the documented defaults', async () => {
@@ -68,26 +72,42 @@ describe('sites schema', () => {
       }),
     });
     expect(profile.socialPlatform).toBe('github');
-    await expect(db.site.create({ data: siteData('bad-profile', { siteType: 'profile' }) })).rejects.toThrow();
-    await expect(db.site.create({ data: siteData('bad-website', { socialPlatform: 'x', socialUsername: 'a' }) })).rejects.toThrow();
+    await expect(
+      db.site.create({ data: siteData('bad-profile', { siteType: 'profile' }) }),
+    ).rejects.toThrow();
+    await expect(
+      db.site.create({
+        data: siteData('bad-website', { socialPlatform: 'x', socialUsername: 'a' }),
+      }),
+    ).rejects.toThrow();
   });
 
   it('refuses a duplicate (normalised) URL', async () => {
     await db.site.create({ data: siteData('dup') });
-    await expectUniqueViolation(db.site.create({ data: siteData('dup2', { url: 'https://dup.example/' }) }));
+    await expectUniqueViolation(
+      db.site.create({ data: siteData('dup2', { url: 'https://dup.example/' }) }),
+    );
   });
 
   it('refuses tags outside the 11 and more than 3 tags', async () => {
-    const ok = await db.site.create({ data: siteData('tagged', { tags: ['工具', '技术', '设计'] }) });
+    const ok = await db.site.create({
+      data: siteData('tagged', { tags: ['工具', '技术', '设计'] }),
+    });
     expect(ok.tags).toEqual(['工具', '技术', '设计']);
-    await expect(db.site.create({ data: siteData('bad-tag', { tags: ['tools'] }) })).rejects.toThrow();
-    await expect(db.site.create({ data: siteData('four-tags', { tags: ['工具', '技术', '设计', '新闻'] }) })).rejects.toThrow();
+    await expect(
+      db.site.create({ data: siteData('bad-tag', { tags: ['tools'] }) }),
+    ).rejects.toThrow();
+    await expect(
+      db.site.create({ data: siteData('four-tags', { tags: ['工具', '技术', '设计', '新闻'] }) }),
+    ).rejects.toThrow();
   });
 
   it('keeps one submission row per user and site, one bookmark per user and site', async () => {
     await db.site.create({ data: siteData('subm') });
     await db.siteSubmission.create({ data: { siteId: 'subm', userId: 'u1' } });
-    await expectUniqueViolation(db.siteSubmission.create({ data: { siteId: 'subm', userId: 'u1' } }));
+    await expectUniqueViolation(
+      db.siteSubmission.create({ data: { siteId: 'subm', userId: 'u1' } }),
+    );
     await db.bookmark.create({ data: { siteId: 'subm', userId: 'u1' } });
     await expectUniqueViolation(db.bookmark.create({ data: { siteId: 'subm', userId: 'u1' } }));
     expect(await db.siteSubmission.count({ where: { userId: 'u1' } })).toBe(1);
@@ -112,7 +132,8 @@ describe('sites schema', () => {
   it('derives hot_score from the counters and the submission time (rises with activity, decays with age)', async () => {
     const at = new Date('2026-11-20T00:00:00.000Z');
     const base = await db.site.create({ data: siteData('hot', { firstSubmittedAt: at }) });
-    const after = async (data: Prisma.SiteUpdateInput) => (await db.site.update({ where: { id: 'hot' }, data })).hotScore;
+    const after = async (data: Prisma.SiteUpdateInput) =>
+      (await db.site.update({ where: { id: 'hot' }, data })).hotScore;
     const clicked = await after({ clickCount: { increment: 1 } });
     const resubmitted = await after({ submitCount: { increment: 1 } });
     const boosted = await after({ boostCount: { increment: 1 } });
@@ -125,14 +146,24 @@ describe('sites schema', () => {
     expect(boosted).toBeCloseTo(Math.log10(points) + seconds / 45000, 9);
     // A newer site with the same counters ranks higher.
     const newer = await db.site.create({
-      data: siteData('hot-newer', { firstSubmittedAt: new Date(at.getTime() + 3600_000), submitCount: 2, clickCount: 1, boostCount: 1 }),
+      data: siteData('hot-newer', {
+        firstSubmittedAt: new Date(at.getTime() + 3600_000),
+        submitCount: 2,
+        clickCount: 1,
+        boostCount: 1,
+      }),
     });
     expect(newer.hotScore).toBeGreaterThan(boosted);
   });
 
   it('searches title, description, url/domain and tags, CJK included', async () => {
     await db.site.create({
-      data: siteData('cjk', { title: '开源设计资源', description: 'Free icons for everyone', tags: ['设计', '资源'], domain: 'icons.example' }),
+      data: siteData('cjk', {
+        title: '开源设计资源',
+        description: 'Free icons for everyone',
+        tags: ['设计', '资源'],
+        domain: 'icons.example',
+      }),
     });
     const search = async (q: string) =>
       (

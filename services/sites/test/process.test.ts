@@ -1,7 +1,10 @@
 // The real entry points (API and worker): start, serve health, stop cleanly on SIGTERM.
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, testRedisPrefix } from '@svc/service-kit/testing';
-import { exitWithin, spawnService, waitForOk, type ServiceProcess } from './support/process.js';
+import { spawnService, waitForOk, type ServiceProcess } from '@svc/service-kit/testing';
+
+const SERVICE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const running: ServiceProcess[] = [];
 
@@ -23,15 +26,14 @@ describe('sites processes', () => {
     ['worker', 'src/worker/main.ts', '/api/sites'],
   ] as const) {
     it(`${name}: serves /healthz and /readyz, then exits 0 within 10 s of SIGTERM`, async () => {
-      const proc = await spawnService(entry, env());
+      const proc = await spawnService({ cwd: SERVICE_ROOT, source: true, entry, env: env() });
       running.push(proc);
       await waitForOk(proc, '/healthz');
       await waitForOk(proc, '/readyz', 10_000);
       expect((await fetch(`http://127.0.0.1:${proc.port}${probe}`)).status).toBe(404);
       expect((await fetch(`http://127.0.0.1:${proc.port}/metrics`)).status).toBe(200);
 
-      proc.child.kill('SIGTERM');
-      expect(await exitWithin(proc, 10_000)).toBe(0);
+      expect(await proc.stop(10_000)).toBe(0);
     }, 90_000);
   }
 });

@@ -9,9 +9,13 @@ import {
   waitForRedis,
   type Redis,
 } from '@svc/service-kit';
-import { TEST_REDIS_URL, createTestDatabase, type TestDatabase } from '@svc/service-kit/testing';
+import {
+  TEST_REDIS_URL,
+  createTestDatabase,
+  type TestDatabase,
+  deadRedis as createDeadRedis,
+} from '@svc/service-kit/testing';
 import { buildApp } from '../src/app.js';
-import { deadRedis as createDeadRedis } from './support/dead-redis.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 
 const logger = createLogger('sites-test', 'silent');
@@ -54,7 +58,10 @@ describe('sites app', () => {
     extra.push(async () => deadRedis.disconnect());
     const res = await request(buildApp({ logger, db, redis: deadRedis })).get('/readyz');
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'unavailable' } });
+    expect(res.body).toEqual({
+      status: 'unavailable',
+      checks: { postgres: 'ok', redis: 'unavailable' },
+    });
   });
 
   it('GET /readyz is 503 when PostgreSQL is unreachable', async () => {
@@ -67,7 +74,13 @@ describe('sites app', () => {
 
   it('answers a JSON 404 for unknown paths (no endpoints before issue #4)', async () => {
     const app = buildApp({ logger, db, redis });
-    for (const path of ['/nope', '/api/sites', '/api/sites/tags', '/api/clicks/abc', '/sitemap.xml']) {
+    for (const path of [
+      '/nope',
+      '/api/sites',
+      '/api/sites/tags',
+      '/api/clicks/abc',
+      '/sitemap.xml',
+    ]) {
       const res = await request(app).get(path);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/application\/json/);
@@ -76,7 +89,9 @@ describe('sites app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(buildApp({ logger, db, redis, metrics: createMetrics('sites') })).get('/metrics');
+    const res = await request(buildApp({ logger, db, redis, metrics: createMetrics('sites') })).get(
+      '/metrics',
+    );
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total');
   });

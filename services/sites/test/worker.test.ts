@@ -16,10 +16,10 @@ import {
   deleteRedisPrefix,
   testRedisPrefix,
   type TestDatabase,
+  deadRedis as createDeadRedis,
 } from '@svc/service-kit/testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { buildWorkerApp } from '../src/worker/app.js';
-import { deadRedis as createDeadRedis } from './support/dead-redis.js';
 import { SCRAPE_QUEUE, TAG_QUEUE, createQueues, queuePrefix } from '../src/worker/queues.js';
 
 const logger = createLogger('sites-worker-test', 'silent');
@@ -66,19 +66,25 @@ describe('sites worker app', () => {
   it('GET /readyz is 503 when Redis is unreachable', async () => {
     const deadRedis = createDeadRedis();
     extra.push(async () => deadRedis.disconnect());
-    const res = await request(buildWorkerApp({ logger, db, redis: deadRedis, queues: {} })).get('/readyz');
+    const res = await request(buildWorkerApp({ logger, db, redis: deadRedis, queues: {} })).get(
+      '/readyz',
+    );
     expect(res.status).toBe(503);
     expect(res.body.checks).toEqual({ postgres: 'ok', redis: 'unavailable' });
   });
 
   it('reports queue depths in /metrics', async () => {
     await queues[SCRAPE_QUEUE]!.add('scrape', { siteId: 'abc' });
-    const res = await request(buildWorkerApp({ logger, db, redis, queues, metrics: createMetrics('sites-worker') })).get(
-      '/metrics',
-    );
+    const res = await request(
+      buildWorkerApp({ logger, db, redis, queues, metrics: createMetrics('sites-worker') }),
+    ).get('/metrics');
     expect(res.status).toBe(200);
-    expect(res.text).toContain('sites_queue_jobs{queue="scrape",state="waiting",service="sites-worker"} 1');
-    expect(res.text).toContain('sites_queue_jobs{queue="tag",state="waiting",service="sites-worker"} 0');
+    expect(res.text).toContain(
+      'sites_queue_jobs{queue="scrape",state="waiting",service="sites-worker"} 1',
+    );
+    expect(res.text).toContain(
+      'sites_queue_jobs{queue="tag",state="waiting",service="sites-worker"} 0',
+    );
     // The job sits under the test prefix, not BullMQ's global default.
     expect(await redis.exists(`${prefix}bull:scrape:meta`)).toBe(1);
   });

@@ -1,10 +1,15 @@
 // The app built as main.ts builds it, against the real Redis.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { createLogger, createMetrics, createRedis, waitForRedis, type Redis } from '@svc/service-kit';
-import { TEST_REDIS_URL } from '@svc/service-kit/testing';
+import {
+  createLogger,
+  createMetrics,
+  createRedis,
+  waitForRedis,
+  type Redis,
+} from '@svc/service-kit';
+import { TEST_REDIS_URL, deadRedis as createDeadRedis } from '@svc/service-kit/testing';
 import { buildApp } from '../src/app.js';
-import { deadRedis as createDeadRedis } from './support/dead-redis.js';
 
 const logger = createLogger('translate-test', 'silent');
 
@@ -53,7 +58,9 @@ describe('translate app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(buildApp({ logger, redis, metrics: createMetrics('translate') })).get('/metrics');
+    const res = await request(buildApp({ logger, redis, metrics: createMetrics('translate') })).get(
+      '/metrics',
+    );
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total');
   });

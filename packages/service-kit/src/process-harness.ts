@@ -1,0 +1,100 @@
+// Test support: a service entry point started as production starts it (its own Node
+// process) on a free port, polled until healthy, and stopped with SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+/** A TCP port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  /** stdout + stderr so far, for failure messages. */
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, then the exit code (rejects if still running after `ms`). */
+  stop: (ms?: number) => Promise<number | null>;
+}
+
+/**
+ * Spawns `entry` (relative to `cwd`) with PORT set to a free port. `source: true` runs
+ * TypeScript through tsx with the workspace's development condition; otherwise the
+ * built JavaScript runs as in production.
+ */
+export async function spawnService(opts: {
+  cwd: string;
+  entry: string;
+  env?: Record<string, string>;
+  source?: boolean;
+}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const args = opts.source
+    ? ['--import', 'tsx', '--conditions=development', opts.entry]
+    : [opts.entry];
+  const child = spawn(process.execPath, args, {
+    cwd: opts.cwd,
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...opts.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const proc: ServiceProcess = {
+    child,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output: () => out,
+    exited,
+    async stop(ms = 10_000) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`still running ${ms} ms after SIGTERM:\n${out}`));
+        }, ms);
+      });
+      try {
+        return (await Promise.race([exited, timeout])).code;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+  return proc;
+}
+
+/** Polls GET path until it answers 200; fails early if the process dies. */
+export async function waitForOk(
+  proc: ServiceProcess,
+  path: string,
+  timeoutMs = 40_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let dead = false;
+  void proc.exited.then(() => (dead = true));
+  while (Date.now() < deadline && !dead) {
+    const ok = await fetch(`${proc.url}${path}`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(
+    `${path} never answered 200${dead ? ' (the process exited)' : ''}:\n${proc.output()}`,
+  );
+}

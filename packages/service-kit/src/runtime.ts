@@ -1,0 +1,58 @@
+// What every service process wires the same way: logger, metrics, Redis, where its
+// tables live, and serving with graceful shutdown. A service's main.ts adds only its
+// own clients (Prisma, queues) and its app.
+import type { RequestListener } from 'node:http';
+import type { BaseConfig } from './config.js';
+import { resolveDatabaseTarget, type DatabaseTarget } from './database-url.js';
+import { startService, type RunningService, type StartOptions } from './lifecycle.js';
+import { createLogger, type Logger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { createRedis, type Redis } from './redis.js';
+import { SERVICES, type ServiceName } from './service-catalog.js';
+
+export interface ServiceRuntime {
+  logger: Logger;
+  metrics: Metrics;
+  redis: Redis;
+  /** The service's own database URL setting if given, else DATABASE_URL + its schema. */
+  databaseTarget(ownUrl: string | undefined): DatabaseTarget;
+  /** Listens on PORT; on SIGTERM/SIGINT drains, closes `resources`, then Redis. */
+  serve(
+    handler: RequestListener,
+    resources?: StartOptions['resources'],
+    onServer?: StartOptions['onServer'],
+  ): Promise<RunningService>;
+}
+
+/** Closes a client politely, or at once when Redis is unreachable. */
+export const closeRedis = (redis: Redis) => redis.quit().catch(() => redis.disconnect());
+
+export function createRuntime(
+  name: ServiceName,
+  config: BaseConfig & { PORT: number },
+  options: { redisForQueues?: boolean } = {},
+): ServiceRuntime {
+  const logger = createLogger(name, config.LOG_LEVEL);
+  const metrics = createMetrics(name);
+  const redis = createRedis(config.REDIS_URL, logger, { name, forQueues: options.redisForQueues });
+  return {
+    logger,
+    metrics,
+    redis,
+    databaseTarget(ownUrl) {
+      const schema = SERVICES[name].schema;
+      if (!schema) throw new Error(`${name} has no PostgreSQL schema`);
+      return resolveDatabaseTarget(ownUrl, config.DATABASE_URL, schema);
+    },
+    serve: (handler, resources = [], onServer) =>
+      startService({
+        name,
+        handler,
+        port: config.PORT,
+        logger,
+        shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+        resources: [...resources, () => closeRedis(redis)],
+        onServer,
+      }),
+  };
+}
