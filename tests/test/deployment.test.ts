@@ -737,10 +737,13 @@ describe('k8s workloads', () => {
       );
     });
 
-    it('has a liveness probe on /healthz and a readiness probe on /readyz, on its port', () => {
+    // The gateway's /readyz aggregates all services: as its pod readiness, one service
+    // outage would take the whole origin down, so it is ready when it is alive.
+    const readinessPath = name === 'gateway' ? '/healthz' : '/readyz';
+    it(`has a liveness probe on /healthz and a readiness probe on ${readinessPath}, on its port`, () => {
       const c = mainContainer(deployment());
       expect(c.livenessProbe?.httpGet?.path).toBe('/healthz');
-      expect(c.readinessProbe?.httpGet?.path).toBe('/readyz');
+      expect(c.readinessProbe?.httpGet?.path).toBe(readinessPath);
       expect(resolvePort(c, c.livenessProbe?.httpGet?.port)).toBe(p.port);
       expect(resolvePort(c, c.readinessProbe?.httpGet?.port)).toBe(p.port);
     });
