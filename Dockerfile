@@ -46,9 +46,10 @@ RUN pnpm turbo run build
 
 # ---------------------------------------------------------------------------------------
 # migrate: one-shot image that applies every service's Prisma migrations
-# (scripts/migrate.mjs runs `pnpm --filter <pkg> run migrate:deploy` for auth, app-store,
-# sites and chat). It needs the Prisma CLI, prisma.config.ts and scripts/prisma-adapter.js
-# with their dev dependencies, so it is the build stage, not a pruned runtime image.
+# (scripts/migrate.mjs runs `prisma migrate deploy` in auth, app-store, sites and chat,
+# each into its own PostgreSQL schema). It needs the Prisma CLI, each prisma.config.ts and
+# the kit's migration adapter (imported from source) with their dev dependencies, so it is
+# the build stage, not a pruned runtime image.
 # Run it (compose `migrate` service, k8s Job `svc-migrate`) before rolling out services.
 FROM build AS migrate
 ENV NODE_ENV=production
