@@ -5,6 +5,7 @@ import {
   createTestDatabase,
   generateTestKeyPair,
   spawnService,
+  clearRedisPrefix,
   startFakeResend,
   testRedisPrefix,
   waitForOk,
@@ -21,6 +22,7 @@ async function start(entry: string, env: Record<string, string>): Promise<Servic
   return proc;
 }
 
+const redisPrefix = testRedisPrefix();
 let database: TestDatabase;
 let resend: Awaited<ReturnType<typeof startFakeResend>>;
 let auth: ServiceProcess;
@@ -34,7 +36,7 @@ beforeAll(async () => {
   const keys = generateTestKeyPair();
   auth = await start('services/auth/dist/main.js', {
     AUTH_DATABASE_URL: database.url,
-    REDIS_PREFIX: testRedisPrefix(),
+    REDIS_PREFIX: redisPrefix,
     JWT_PRIVATE_KEY: keys.privateKey,
     JWT_PUBLIC_KEY: keys.publicKey,
     RESEND_API_KEY: 're_e2e',
@@ -49,6 +51,7 @@ afterAll(async () => {
   await auth?.stop();
   await resend?.close();
   await database?.drop();
+  await clearRedisPrefix(redisPrefix);
 });
 
 async function call(path: string, init: RequestInit & { cookie?: string } = {}) {

@@ -52,3 +52,15 @@ export { startFakeResend, type SentEmail } from './fake-resend.js';
 
 export { freePort, spawnService, waitForOk, type ServiceProcess } from './process-harness.js';
 export { deadRedis } from './dead-redis.js';
+
+/** Deletes a test prefix's keys through a short-lived client (for tests of spawned processes). */
+export async function clearRedisPrefix(prefix: string, url = TEST_REDIS_URL): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect();
+    await deleteRedisPrefix(redis, prefix);
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -7,6 +7,9 @@ import { redisCheck } from '../src/health.js';
 import { createLogger } from '../src/logger.js';
 import { createRedis, waitForRedis } from '../src/redis.js';
 import { startTcpProxy } from '../src/tcp-proxy.js';
+import { testRedisPrefix } from '../src/testing.js';
+
+const key = `${testRedisPrefix()}outage:count`;
 
 const logger = createLogger('test', 'silent');
 
@@ -18,6 +21,7 @@ describe('Redis outage', () => {
     const proxy = await startTcpProxy(6379);
     const redis = createRedis(`redis://127.0.0.1:${proxy.port}`, logger);
     cleanup = async () => {
+      await redis.del(key).catch(() => undefined);
       redis.disconnect();
       await proxy.close();
     };
@@ -27,7 +31,7 @@ describe('Redis outage', () => {
       readiness: { redis: redisCheck(redis, 500) },
       routes: (a) =>
         a.get('/count', async (_req, res) => {
-          res.json({ value: await redis.incr('test:outage:count') });
+          res.json({ value: await redis.incr(key) });
         }),
     });
     expect((await request(app).get('/count')).status).toBe(200);

@@ -1,15 +1,23 @@
 // The real entry points (API and worker): start, serve health, stop cleanly on SIGTERM.
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { TEST_DATABASE_URL, TEST_REDIS_URL, testRedisPrefix } from '@svc/service-kit/testing';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  clearRedisPrefix,
+  testRedisPrefix,
+} from '@svc/service-kit/testing';
 import { spawnService, waitForOk, type ServiceProcess } from '@svc/service-kit/testing';
 
 const SERVICE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const running: ServiceProcess[] = [];
 
-afterAll(() => {
+const redisPrefix = testRedisPrefix();
+
+afterAll(async () => {
   for (const proc of running) if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+  await clearRedisPrefix(redisPrefix);
 });
 
 // Readiness only runs SELECT 1 and PING: no tables needed.
@@ -17,7 +25,7 @@ const env = () => ({
   DATABASE_URL: TEST_DATABASE_URL,
   SITES_DATABASE_URL: '',
   REDIS_URL: TEST_REDIS_URL,
-  REDIS_PREFIX: testRedisPrefix(),
+  REDIS_PREFIX: redisPrefix,
 });
 
 describe('sites processes', () => {
