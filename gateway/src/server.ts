@@ -3,7 +3,7 @@
 // hands everything else to the express app of own routes; upgrades go to the WS proxy.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { pino, type Logger } from 'pino';
+import { createLogger as createServiceLogger, type Logger } from '@svc/service-kit';
 import { clientInfo, compileTrust } from './client-ip.js';
 import type { GatewayConfig, UpstreamName } from './config.js';
 import { createHttpProxy } from './http-proxy.js';
@@ -29,7 +29,7 @@ export interface Gateway {
 const CLIENT_KEEP_ALIVE_MS = 65_000;
 
 export function createLogger(level: GatewayConfig['logLevel']): Logger {
-  return pino({ level, base: { service: 'gateway' }, timestamp: pino.stdTimeFunctions.isoTime });
+  return createServiceLogger('gateway', level);
 }
 
 export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
