@@ -1,15 +1,6 @@
-// Prisma CLI configuration: the WebAssembly schema engine through the pg driver adapter,
-// so `prisma generate` and migrations work without downloading engine binaries.
-// The kit's source is imported directly so the CLI works before anything is built.
+// Prisma CLI configuration (see prismaCliConfig in the kit). The kit's source is imported
+// directly so the CLI works before anything is built.
 import { defineConfig } from 'prisma/config';
-import { migrationAdapter } from '../../packages/service-kit/src/migrations.js';
+import { prismaCliConfig } from '../../packages/service-kit/src/migrations.js';
 
-// The CLI parses `url = env("DATABASE_URL")` although the adapter does the connecting.
-process.env.DATABASE_URL ||= 'postgresql://postgres@127.0.0.1:5432/svc';
-
-export default defineConfig({
-  experimental: { adapter: true },
-  engine: 'js',
-  schema: 'prisma/schema.prisma',
-  adapter: () => migrationAdapter('APP_STORE_DATABASE_URL', 'app_store'),
-});
+export default defineConfig(prismaCliConfig('APP_STORE_DATABASE_URL', 'app_store'));

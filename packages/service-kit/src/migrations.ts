@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { resolveDatabaseTarget, type DatabaseTarget } from './database-url.js';
+import { DEFAULT_DATABASE_URL, resolveDatabaseTarget, type DatabaseTarget } from './database-url.js';
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -54,6 +54,22 @@ export async function migrationAdapter(
   await ensureDatabaseAndSchema(target);
   const { schema, ...conn } = target;
   return new PrismaPg({ ...conn, options: `-c search_path=${quoteIdent(schema)}` }, { schema });
+}
+
+/**
+ * The settings every service's prisma.config.ts passes to `defineConfig`: the WebAssembly
+ * schema engine through the pg driver adapter, so `prisma generate` and migrations work
+ * without downloading engine binaries.
+ */
+export function prismaCliConfig(ownUrlEnv: string, defaultSchema: string) {
+  // The CLI parses `url = env("DATABASE_URL")` although the adapter does the connecting.
+  process.env.DATABASE_URL ||= DEFAULT_DATABASE_URL;
+  return {
+    experimental: { adapter: true },
+    engine: 'js',
+    schema: 'prisma/schema.prisma',
+    adapter: () => migrationAdapter(ownUrlEnv, defaultSchema),
+  } as const;
 }
 
 /** Runs every prisma/migrations/<name>/migration.sql, in order, inside `target.schema`. */
