@@ -22,6 +22,7 @@ const NETWORK_CODES = new Set([
 
 const MESSAGE_PATTERNS = [
   /Connection is closed/i, // ioredis
+  /Command timed out/i, // ioredis commandTimeout: connected but not answering
   /enableOfflineQueue/i, // ioredis with the offline queue off
   /Reached the max retries per request/i, // ioredis MaxRetriesPerRequestError
   /Redis is not ready|not ready to accept/i,

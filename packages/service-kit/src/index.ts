@@ -4,6 +4,7 @@ export * from './database-url.js';
 export * from './dependency-errors.js';
 export * from './errors.js';
 export * from './event-bus.js';
+export * from './system-messages.js';
 export * from './health.js';
 export * from './lifecycle.js';
 export * from './logger.js';

@@ -22,8 +22,13 @@ export interface StartOptions {
   shutdownTimeoutMs?: number;
   /** Install SIGTERM/SIGINT handlers that exit the process (false in tests). */
   handleSignals?: boolean;
-  /** Extra work on the same server, e.g. WebSocket upgrades. */
-  onServer?: (server: http.Server) => void;
+  /**
+   * Extra work on the same server, e.g. WebSocket upgrades. It may return a function that
+   * shutdown runs right after the server stops accepting connections and before it waits
+   * for them: long-lived connections (WebSockets) must be closed by it, or the wait lasts
+   * until the timeout.
+   */
+  onServer?: (server: http.Server) => void | (() => Promise<unknown> | unknown);
 }
 
 export async function startService(opts: StartOptions): Promise<RunningService> {
@@ -31,7 +36,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   // Longer than typical load-balancer idle timeouts, so they close first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  opts.onServer?.(server);
+  const drain = opts.onServer?.(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host ?? '0.0.0.0', () => {
@@ -48,6 +53,13 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       opts.logger.info('shutting down: no new connections, finishing in-flight requests');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      if (drain) {
+        try {
+          await drain();
+        } catch (err) {
+          opts.logger.warn({ err }, 'error while draining connections');
+        }
+      }
       const timeout = opts.shutdownTimeoutMs ?? 10_000;
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([

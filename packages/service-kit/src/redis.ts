@@ -16,6 +16,9 @@ export function createRedis(
     maxRetriesPerRequest: options.forQueues ? null : 1,
     enableOfflineQueue: options.forQueues ?? false,
     connectTimeout: 3000,
+    // A Redis that accepts the connection but never answers must not hang requests.
+    // Queue clients are exempt: BullMQ blocks on purpose (BRPOPLPUSH and friends).
+    commandTimeout: options.forQueues ? undefined : 2000,
     retryStrategy: (times) => Math.min(times * 200, 2000),
   } satisfies RedisOptions);
   let down = false;

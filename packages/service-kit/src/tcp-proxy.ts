@@ -4,6 +4,8 @@ import net from 'node:net';
 export interface TcpProxy {
   port: number;
   cut: () => Promise<void>;
+  /** Keeps connections open but stops forwarding: a server that no longer answers. */
+  stall: () => void;
   restore: () => Promise<void>;
   close: () => Promise<void>;
 }
@@ -13,6 +15,7 @@ export async function startTcpProxy(
   targetHost = '127.0.0.1',
 ): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  let stalled = false;
   let server: net.Server | undefined;
   let port = 0;
   const listen = () =>
@@ -24,7 +27,12 @@ export async function startTcpProxy(
           s.on('close', () => sockets.delete(s));
           s.on('error', () => s.destroy());
         }
-        client.pipe(upstream).pipe(client);
+        client.on('data', (chunk: Buffer) => {
+          if (!stalled) upstream.write(chunk);
+        });
+        upstream.on('data', (chunk: Buffer) => {
+          if (!stalled) client.write(chunk);
+        });
       });
       server.listen(port, '127.0.0.1', () => {
         port = (server!.address() as net.AddressInfo).port;
@@ -32,12 +40,18 @@ export async function startTcpProxy(
       });
     });
   const cut = async () => {
+    stalled = false;
     await new Promise<void>((resolve) => {
-      server?.close(() => resolve());
+      // Already cut: nothing listens, nothing to wait for.
+      if (!server) return resolve();
+      server.close(() => resolve());
       for (const s of sockets) s.destroy();
     });
     server = undefined;
   };
   await listen();
-  return { port, cut, restore: listen, close: cut };
+  const stall = () => {
+    stalled = true;
+  };
+  return { port, cut, stall, restore: listen, close: cut };
 }

@@ -57,4 +57,22 @@ describe('startService graceful stop', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(String(await hanging)).toMatch(/socket hang up|ECONNRESET/);
   });
+
+  it('runs the drain step returned by onServer after the listener closes, before resources', async () => {
+    const order: string[] = [];
+    const service = await startService({
+      name: 'test',
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      handleSignals: false,
+      handler: (_req, res) => res.end('ok'),
+      onServer: (server) => async () => {
+        order.push(server.listening ? 'drain while listening' : 'drain after close');
+      },
+      resources: [() => void order.push('resources')],
+    });
+    await service.stop();
+    expect(order).toEqual(['drain after close', 'resources']);
+  });
 });

@@ -51,3 +51,45 @@ describe('Redis outage', () => {
     expect((await request(app).get('/readyz')).status).toBe(200);
   });
 });
+
+describe('Redis that stops answering', () => {
+  let cleanup: () => Promise<void> = async () => undefined;
+  afterAll(() => cleanup());
+
+  it('answers 503 within the command timeout instead of hanging', async () => {
+    const proxy = await startTcpProxy(6379);
+    const redis = createRedis(`redis://127.0.0.1:${proxy.port}`, logger);
+    cleanup = async () => {
+      redis.disconnect();
+      await proxy.close();
+      // The stalled client cannot clean up after itself: use a direct one.
+      const direct = createRedis('redis://127.0.0.1:6379', logger);
+      await waitForRedis(direct);
+      await direct.del(key);
+      direct.disconnect();
+    };
+    await waitForRedis(redis);
+    const app = createServiceApp({
+      logger,
+      routes: (a) =>
+        a.get('/count', async (_req, res) => {
+          res.json({ value: await redis.incr(key) });
+        }),
+    });
+    expect((await request(app).get('/count')).status).toBe(200);
+
+    proxy.stall();
+    const started = Date.now();
+    const during = await request(app).get('/count');
+    expect(during.status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(3500);
+  });
+});
+
+describe('startTcpProxy', () => {
+  it('closes while cut', async () => {
+    const proxy = await startTcpProxy(6379);
+    await proxy.cut();
+    await expect(proxy.close()).resolves.toBeUndefined();
+  });
+});

@@ -66,8 +66,40 @@ export const EntranceRequestBody = z.object({
 });
 export type EntranceRequestBody = z.infer<typeof EntranceRequestBody>;
 
+/** chat's internal entrance endpoint: not under /api, so the gateway never routes it. */
+export const ENTRANCE_PATH = '/internal/entrance';
+/** Header carrying the shared INTERNAL_TOKEN on internal calls (realtime → chat). */
+export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+/** INTERNAL_TOKEN outside production when unset (production requires the setting). */
+export const DEV_INTERNAL_TOKEN = 'dev-internal-token';
+
 /** `message` is null when the IP already had an entrance message in the window. */
 export const EntranceResponse = z.object({
   message: ChatMessage.extend({ type: z.literal('entrance') }).nullable(),
 });
 export type EntranceResponse = z.infer<typeof EntranceResponse>;
+
+/**
+ * System messages (DECISIONS leaves the set open; this is the documented set). Other services
+ * ask chat to post one through the durable BullMQ queue SYSTEM_MESSAGE_QUEUE, so a 2xx that
+ * caused one never loses it even while chat is down. `content` is an English fallback;
+ * clients translate by `content_key` with `content_params`.
+ */
+export const SYSTEM_MESSAGE_QUEUE = 'chat-system';
+
+export const SiteSubmittedParams = z.object({
+  site_id: Id,
+  url: z.string(),
+  domain: z.string(),
+});
+export const AppBlockedParams = z.object({
+  slug: z.string(),
+  name: z.string(),
+});
+
+export const SystemMessageJob = z.discriminatedUnion('content_key', [
+  z.object({ content_key: z.literal('site_submitted'), content_params: SiteSubmittedParams }),
+  z.object({ content_key: z.literal('app_blocked'), content_params: AppBlockedParams }),
+]);
+export type SystemMessageJob = z.infer<typeof SystemMessageJob>;
+export type SystemMessageKey = SystemMessageJob['content_key'];

@@ -2,10 +2,14 @@
 import { z } from 'zod';
 
 /** Every error of both interfaces; `details` carries validation issues only. */
-export const ErrorResponse = z.object({
-  error: z.string().min(1),
-  details: z.unknown().optional(),
-});
+export const ErrorResponse = z
+  .object({
+    error: z.string().min(1).meta({ description: 'What went wrong, in English' }),
+    details: z.unknown().optional().meta({
+      description: 'Validation errors only: the failed checks (each with code, path, message)',
+    }),
+  })
+  .meta({ description: 'The body of every error response of both interfaces' });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
 /** Fixed messages DECISIONS prescribes, so every service answers them word for word. */
@@ -30,9 +34,20 @@ export const IsoDateTime = z.iso.datetime();
 export type IsoDateTime = z.infer<typeof IsoDateTime>;
 
 /** Query page size shared by the app listing and the chat list: default 50, 1..100. */
-export const LimitParam = z.coerce.number().int().min(1).max(100).default(50);
+export const LimitParam = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(100)
+  .default(50)
+  .meta({ description: 'Page size' });
 export type LimitParam = z.infer<typeof LimitParam>;
-export const OffsetParam = z.coerce.number().int().min(0).default(0);
+export const OffsetParam = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .default(0)
+  .meta({ description: 'Number of items to skip' });
 export type OffsetParam = z.infer<typeof OffsetParam>;
 
 export const OffsetPaginationQuery = z.object({
@@ -51,7 +66,12 @@ export const OffsetPaginationMeta = z.object({
 export type OffsetPaginationMeta = z.infer<typeof OffsetPaginationMeta>;
 
 /** 1-based page number with coercion from the query string. */
-export const PageParam = z.coerce.number().int().min(1).default(1);
+export const PageParam = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .default(1)
+  .meta({ description: 'Page number, from 1' });
 export type PageParam = z.infer<typeof PageParam>;
 
 /** The 12 translation / UI languages. */

@@ -97,6 +97,8 @@ export interface EndpointResponse {
   schema?: z.ZodType;
   /** Omitted means application/json (or no body when there is no schema). */
   contentType?: string;
+  /** The response sets (or clears) the `sn_token` session cookie. */
+  cookie?: 'set' | 'clear';
 }
 
 export interface Endpoint {
@@ -185,7 +187,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
     summary: 'Exchange email + code for a session; sets the HttpOnly sn_token cookie',
     auth: 'none',
     body: VerifyBody,
-    ok: { 200: json('Logged in; Set-Cookie sn_token (JWT, 30 days)', VerifyResponse) },
+    ok: {
+      200: {
+        ...json('Logged in; Set-Cookie sn_token (JWT, 30 days)', VerifyResponse),
+        cookie: 'set',
+      },
+    },
     errors: { 400: 'Invalid request, or Invalid or expired code' },
     rateLimit: { limit: 5, window: 'minute', key: 'email' },
   }),
@@ -206,7 +213,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
     summary: 'Change the username; issues a fresh sn_token cookie',
     auth: 'session',
     body: SetUsernameBody,
-    ok: { 200: json('Username changed; Set-Cookie sn_token', SetUsernameResponse) },
+    ok: {
+      200: { ...json('Username changed; Set-Cookie sn_token', SetUsernameResponse), cookie: 'set' },
+    },
     errors: {
       400: 'Invalid username (3–32 letters, digits, _ or -)',
       409: 'Username already taken',
@@ -219,7 +228,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     operationId: 'logout',
     summary: 'Revoke the session and clear the cookie (idempotent)',
     auth: 'optional-session',
-    ok: { 200: json('Logged out; cookie cleared', LogoutResponse) },
+    ok: { 200: { ...json('Logged out; cookie cleared', LogoutResponse), cookie: 'clear' } },
   }),
 
   // ---- app-store: /api/v1/* --------------------------------------------------------------
@@ -463,6 +472,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
       400: 'Verification meta tag not found, or site already claimed',
       404: 'Site not found',
     },
+    // Not in the documents: a claim makes the service fetch a page (sites README).
+    rateLimit: { limit: 10, window: 'minute', key: 'ip' },
   }),
   endpoint({
     method: 'POST',
@@ -498,6 +509,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
       200: json('Already bookmarked', CreateBookmarkResponse),
     },
     errors: { 404: 'Site not found' },
+    rateLimit: { limit: 60, window: 'minute', key: 'user' },
   }),
   endpoint({
     method: 'DELETE',
@@ -509,6 +521,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     params: BookmarkParams,
     ok: { 204: noContent('Bookmark removed') },
     errors: { 404: 'Bookmark not found' },
+    rateLimit: { limit: 60, window: 'minute', key: 'user' },
   }),
   endpoint({
     method: 'GET',
@@ -519,7 +532,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
       'Image of the day (cached 6 h; last good or bundled default when the provider is down)',
     auth: 'none',
     ok: { 200: json('Background of the day', DailyBgResponse) },
-    store: false,
   }),
   endpoint({
     method: 'GET',
@@ -528,8 +540,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
     operationId: 'getDailyBackgroundImage',
     summary: 'The image bytes of the daily background, proxied with caching headers',
     auth: 'none',
-    ok: { 200: { description: 'Image bytes', contentType: 'image/jpeg' } },
-    store: false,
+    ok: {
+      200: {
+        // A media range: the provider's images are JPEG, the bundled default is PNG.
+        description: "Image bytes (the provider's type; the bundled default is PNG)",
+        contentType: 'image/*',
+      },
+    },
   }),
   endpoint({
     method: 'GET',
@@ -575,6 +592,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     params: ChatMessageParams,
     ok: { 200: json('Liked', LikeChatMessageResponse) },
     errors: { 404: 'Message not found', 409: 'Already liked by this IP or user' },
+    rateLimit: { limit: 30, window: 'minute', key: 'ip' },
   }),
 
   // ---- translate -------------------------------------------------------------------------
@@ -590,7 +608,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     errors: {
       400: 'Missing parameters or text too long',
       500: 'Translation failed',
-      503: 'No AI provider configured, or Redis unavailable',
+      503: 'No AI provider configured (texts that need the AI; Redis down only skips the cache)',
     },
     rateLimit: { limit: 20, window: 'minute', key: 'ip' },
   }),

@@ -7,6 +7,13 @@ import { Site } from './sites.js';
 export const REDIS_EVENTS_CHANNEL = 'svc:events';
 export const WS_PATH = '/api/ws';
 export const WS_PING_INTERVAL_MS = 30_000;
+/**
+ * Close code the server sends to every socket when a replica shuts down (1012 Service
+ * Restart): clients should reconnect after a short random delay and reload missed messages.
+ */
+export const WS_CLOSE_SERVICE_RESTART = 1012;
+/** Largest frame a client may send (it only ever sends `{"event":"ping"}`); larger → 1009. */
+export const WS_MAX_CLIENT_FRAME_BYTES = 1024;
 
 export const NewMessageEvent = z.object({
   event: z.literal('new_message'),

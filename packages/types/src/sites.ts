@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { Id, IsoDateTime, PageParam, SiteTag } from './common.js';
 
 export const SITES_PAGE_SIZE = 60;
+/** Deepest listing page (10 000 × 60 = 600 000 sites). */
+export const SITES_MAX_PAGE = 10_000;
 export const MAX_TAGS_PER_SITE = 3;
 export const SITE_URL_MAX_LENGTH = 2048;
 /** Name of the meta element a claimant places in the site's <head>; its content is the site id. */
@@ -74,7 +76,8 @@ export const SiteListQuery = z.object({
   search: z.string().trim().max(200).optional(),
   tag: SiteTag.optional(),
   sort: SiteSort.default('hot'),
-  page: PageParam,
+  /** Capped so an OFFSET can never ask PostgreSQL to walk past every row many times over. */
+  page: PageParam.pipe(z.number().max(SITES_MAX_PAGE)),
 });
 export type SiteListQuery = z.infer<typeof SiteListQuery>;
 

@@ -14,7 +14,8 @@ export type TranslateBody = z.infer<typeof TranslateBody>;
 
 /**
  * `detectedLang` is a language code; it is usually one of the 12 but the input may be in
- * any language, so it is not restricted to them.
+ * any language, so it is not restricted to them: another ISO 639-1 code (`it`, `ru`), or
+ * `und` when it cannot be determined (text without letters, a single ambiguous word).
  */
 export const TranslateResponse = z.object({
   translated: z.string(),

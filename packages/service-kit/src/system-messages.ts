@@ -1,0 +1,36 @@
+// Producer side of chat's system messages: a durable BullMQ queue rather than pub/sub, so a
+// message caused by an acknowledged request (a new site, a blocked app) survives chat being
+// down. The chat service owns the consumer.
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
+
+/** BullMQ's key prefix (its default is `bull`) under the deployment's REDIS_PREFIX. */
+export const queuePrefix = (redisPrefix: string) => `${redisPrefix}bull`;
+
+export interface SystemMessageProducer {
+  post(job: SystemMessageJob): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * `connection` must come from `createRedis(url, logger, { forQueues: true })`; it stays open
+ * on close (the caller owns it).
+ */
+export function createSystemMessageProducer(
+  connection: Redis,
+  redisPrefix: string,
+): SystemMessageProducer {
+  const queue = new Queue(SYSTEM_MESSAGE_QUEUE, { connection, prefix: queuePrefix(redisPrefix) });
+  return {
+    async post(job) {
+      await queue.add(job.content_key, SystemMessageJob.parse(job), {
+        attempts: 10,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: 1000,
+        removeOnFail: 5000,
+      });
+    },
+    close: () => queue.close(),
+  };
+}
