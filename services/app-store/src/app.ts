@@ -1,32 +1,84 @@
-// The app-store express app, built from injected dependencies (tests pass their own).
-// The /api/v1 endpoints come with issue #3: until then only the kit's /healthz, /readyz
-// and /metrics answer, and every other path is a JSON 404.
+// The app-store express app (/api/v1), built from injected dependencies (tests pass their
+// own PostgreSQL schema, Redis prefix and system-message producer).
 import type { Express } from 'express';
+import type pg from 'pg';
 import {
   createServiceApp,
   postgresCheck,
   redisCheck,
+  sessionMiddleware,
   type Logger,
   type Metrics,
   type Redis,
+  type SystemMessageProducer,
 } from '@svc/service-kit';
+import { createAuthentication } from './authentication.js';
 import type { PrismaClient } from './generated/prisma/client.js';
+import { createListing, createListingTotals } from './listing.js';
+import { createListingReader } from './listing-reader.js';
+import { createRateLimits } from './rate-limits.js';
+import { appsRoutes } from './routes/apps-routes.js';
+import { keysRoutes } from './routes/keys-routes.js';
+import { meRoutes } from './routes/me-routes.js';
+import { createAppStore } from './store.js';
 
 export interface AppDeps {
   logger: Logger;
   metrics?: Metrics;
   db: PrismaClient;
+  /** Plain pg pool on the same schema, for the listing's hot path (see listing-reader.ts). */
+  listingPool: pg.Pool;
   redis: Redis;
+  /** REDIS_PREFIX of the deployment (rate-limit counters, caches, revoked sessions). */
+  redisPrefix: string;
+  /** ES256 public key (PEM) verifying `sn_token` sessions. */
+  publicKey: string;
+  /** Posts chat system messages (app_blocked) on the durable BullMQ queue. */
+  systemMessages: SystemMessageProducer;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
+  /** Multiplies every rate limit (1 unless a benchmark raises it outside production). */
+  rateLimitScale?: number;
+  /** How long each process reuses a listing answer (ms, 0 = off); default 1000. */
+  listingCacheMs?: number;
 }
 
 export function buildApp(deps: AppDeps): Express {
+  const store = createAppStore(deps.db);
+  const listing = createListing({
+    reader: createListingReader(deps.listingPool),
+    totals: createListingTotals(deps.redis, deps.redisPrefix, deps.logger),
+    pageCacheMs: deps.listingCacheMs ?? 1000,
+  });
+  const limits = createRateLimits({
+    redis: deps.redis,
+    prefix: deps.redisPrefix,
+    scale: deps.rateLimitScale,
+  });
+  const authenticate = createAuthentication({
+    store,
+    sessions: sessionMiddleware({
+      publicKey: deps.publicKey,
+      redis: deps.redis,
+      prefix: deps.redisPrefix,
+    }),
+  });
   return createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
-    routes: () => {},
+    routes: (app) => {
+      appsRoutes(app, {
+        store,
+        listing,
+        limits,
+        authenticate,
+        systemMessages: deps.systemMessages,
+        logger: deps.logger,
+      });
+      keysRoutes(app, { store, limits, authenticate });
+      meRoutes(app, { store, listing, limits, authenticate });
+    },
   });
 }

@@ -1,23 +1,60 @@
 // app-store process: configuration, wiring, listen, graceful shutdown.
-import { createPgAdapter, createRuntime, exitOnStartupError, loadConfig } from '@svc/service-kit';
+import {
+  createPgPool,
+  closeRedis,
+  createPgAdapter,
+  createRedis,
+  createRuntime,
+  createSystemMessageProducer,
+  exitOnStartupError,
+  loadConfig,
+  loadJwtKeys,
+} from '@svc/service-kit';
 import { buildApp } from './app.js';
 import { configSchema } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
-  const rt = createRuntime('app-store', config);
-  const db = new PrismaClient({
-    adapter: createPgAdapter(rt.databaseTarget(config.APP_STORE_DATABASE_URL)),
+  const keys = loadJwtKeys({
+    publicKey: config.JWT_PUBLIC_KEY,
+    production: config.NODE_ENV === 'production',
+    needPrivate: false,
   });
+  const rt = createRuntime('app-store', config);
+  const target = rt.databaseTarget(config.APP_STORE_DATABASE_URL);
+  const db = new PrismaClient({ adapter: createPgAdapter(target) });
+  const listingPool = createPgPool(target);
+  // BullMQ needs a client that retries forever; the request-path client fails fast.
+  const queueRedis = createRedis(config.REDIS_URL, rt.logger, {
+    name: 'app-store-queues',
+    forQueues: true,
+  });
+  const systemMessages = createSystemMessageProducer(queueRedis, config.REDIS_PREFIX);
+  if (config.APP_STORE_RATE_LIMIT_SCALE !== 1)
+    rt.logger.warn(
+      { scale: config.APP_STORE_RATE_LIMIT_SCALE },
+      'rate limits scaled (benchmark setting)',
+    );
   const app = buildApp({
     logger: rt.logger,
     metrics: rt.metrics,
     db,
+    listingPool,
     redis: rt.redis,
+    redisPrefix: config.REDIS_PREFIX,
+    publicKey: keys.publicKey,
+    systemMessages,
     trustProxy: config.TRUSTED_PROXIES,
+    rateLimitScale: config.APP_STORE_RATE_LIMIT_SCALE,
+    listingCacheMs: config.APP_STORE_LISTING_CACHE_MS,
   });
-  await rt.serve(app, [() => db.$disconnect()]);
+  await rt.serve(app, [
+    () => db.$disconnect(),
+    () => listingPool.end(),
+    () => systemMessages.close(),
+    () => closeRedis(queueRedis),
+  ]);
 }
 
 main().catch(exitOnStartupError('app-store'));

@@ -170,4 +170,18 @@ describe('app_store schema', () => {
     expect(defs.get('installs_pkey')).toMatch(/\(user_id, app_id\)/);
     expect(defs.get('installs_user_idx')).toMatch(/\(user_id, created_at DESC\)/);
   });
+
+  it('keeps uninstalled rows and developer snapshots (second migration)', async () => {
+    await db.app.create({ data: appData('installed-app') });
+    await db.install.create({ data: { userId: 'u9', appId: 'id-installed-app' } });
+    const removed = await db.install.update({
+      where: { userId_appId: { userId: 'u9', appId: 'id-installed-app' } },
+      data: { removedAt: new Date() },
+    });
+    expect(removed.removedAt).toBeInstanceOf(Date);
+    await db.developer.create({ data: { userId: 'dev-1', email: 'd@example.com', username: 'd' } });
+    await expect(
+      db.developer.create({ data: { userId: 'dev-1', email: 'e@example.com', username: 'e' } }),
+    ).rejects.toMatchObject({ code: 'P2002' });
+  });
 });

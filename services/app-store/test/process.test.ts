@@ -27,8 +27,10 @@ describe('app-store process', () => {
     });
     await waitForOk(proc, '/healthz');
     await waitForOk(proc, '/readyz', 10_000);
-    const res = await fetch(`http://127.0.0.1:${proc.port}/api/v1/apps`);
-    expect(res.status).toBe(404);
+    // The API is mounted (this endpoint needs no tables).
+    const res = await fetch(`http://127.0.0.1:${proc.port}/api/v1/categories`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { categories: string[] }).categories).toHaveLength(12);
 
     expect(await proc.stop(10_000)).toBe(0);
   }, 90_000);

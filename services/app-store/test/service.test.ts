@@ -1,54 +1,44 @@
-// The app built as main.ts builds it, against a fresh schema and the real Redis.
+// The app's kit endpoints (health, readiness, metrics, JSON 404) with real PostgreSQL and
+// Redis, and readiness with each dependency unreachable.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import {
-  createLogger,
-  createMetrics,
-  createPgAdapter,
-  createRedis,
-  waitForRedis,
-  type Redis,
-} from '@svc/service-kit';
-import {
-  TEST_REDIS_URL,
-  createTestDatabase,
-  type TestDatabase,
-  deadRedis as createDeadRedis,
-} from '@svc/service-kit/testing';
-import { buildApp } from '../src/app.js';
+import { createMetrics, createPgAdapter } from '@svc/service-kit';
+import { deadRedis as createDeadRedis } from '@svc/service-kit/testing';
+import { buildApp, type AppDeps } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
+import { startHarness, type Harness } from './harness.js';
 
-const logger = createLogger('app-store-test', 'silent');
-const migrations = new URL('../prisma/migrations', import.meta.url).pathname;
-
-let testDb: TestDatabase;
-let db: PrismaClient;
-let redis: Redis;
+let h: Harness;
 const extra: Array<() => Promise<unknown>> = [];
+let base: AppDeps;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase(migrations);
-  db = new PrismaClient({ adapter: createPgAdapter(testDb.target, { max: 2 }) });
-  redis = createRedis(TEST_REDIS_URL, logger, { name: 'app-store-test' });
-  await waitForRedis(redis);
+  h = await startHarness();
+  base = {
+    logger: (await import('@svc/service-kit')).createLogger('app-store-test', 'silent'),
+    db: h.db,
+    listingPool: h.listingPool,
+    redis: h.redis,
+    redisPrefix: h.redisPrefix,
+    publicKey: h.keys.publicKey,
+    systemMessages: { post: async () => {}, close: async () => {} },
+  };
 });
 
 afterAll(async () => {
   for (const close of extra) await close();
-  await db?.$disconnect();
-  redis?.disconnect();
-  await testDb?.drop();
+  await h.close();
 });
 
 describe('app-store app', () => {
   it('GET /healthz is 200', async () => {
-    const res = await request(buildApp({ logger, db, redis })).get('/healthz');
+    const res = await request(h.app).get('/healthz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok' });
   });
 
   it('GET /readyz is 200 with PostgreSQL and Redis up', async () => {
-    const res = await request(buildApp({ logger, db, redis })).get('/readyz');
+    const res = await request(h.app).get('/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
   });
@@ -56,7 +46,7 @@ describe('app-store app', () => {
   it('GET /readyz is 503 when Redis is unreachable', async () => {
     const deadRedis = createDeadRedis();
     extra.push(async () => deadRedis.disconnect());
-    const res = await request(buildApp({ logger, db, redis: deadRedis })).get('/readyz');
+    const res = await request(buildApp({ ...base, redis: deadRedis })).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toEqual({
       status: 'unavailable',
@@ -65,27 +55,33 @@ describe('app-store app', () => {
   });
 
   it('GET /readyz is 503 when PostgreSQL is unreachable', async () => {
-    const deadDb = new PrismaClient({ adapter: createPgAdapter({ ...testDb.target, port: 1 }) });
+    const deadDb = new PrismaClient({
+      adapter: createPgAdapter({ ...h.database.target, port: 1 }),
+    });
     extra.push(() => deadDb.$disconnect());
-    const res = await request(buildApp({ logger, db: deadDb, redis })).get('/readyz');
+    const res = await request(buildApp({ ...base, db: deadDb })).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body.checks).toEqual({ postgres: 'unavailable', redis: 'ok' });
   });
 
-  it('answers a JSON 404 for unknown paths (no endpoints before issue #3)', async () => {
-    const app = buildApp({ logger, db, redis });
-    for (const path of ['/nope', '/api/v1/apps', '/api/v1/categories']) {
-      const res = await request(app).get(path);
+  it('answers a JSON 404 for unknown paths', async () => {
+    for (const path of ['/nope', '/api/v1', '/api/v1/nope', '/api/v1/apps/a/b/c']) {
+      const res = await request(h.app).get(path);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/application\/json/);
       expect(res.body).toEqual({ error: 'Not found' });
     }
   });
 
+  it('carries X-Request-Id on API answers', async () => {
+    const res = await request(h.app).get('/api/v1/categories').set('X-Request-Id', 'req-abc-123');
+    expect(res.headers['x-request-id']).toBe('req-abc-123');
+  });
+
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(
-      buildApp({ logger, db, redis, metrics: createMetrics('app-store') }),
-    ).get('/metrics');
+    const res = await request(buildApp({ ...base, metrics: createMetrics('app-store') })).get(
+      '/metrics',
+    );
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total');
   });

@@ -1,0 +1,69 @@
+// Who is calling: `Authorization: Bearer <API key>` or the `sn_token` session cookie
+// (app-listing-api.md "Authentication", DECISIONS §3). The kit's sessionMiddleware reads
+// the cookie; keys are looked up here by their SHA-256. A Bearer header, when present,
+// decides: a bad key is a 401 even if a cookie is also sent.
+import type { Request, RequestHandler } from 'express';
+import { ERROR_MESSAGES } from '@svc/types';
+import { forbidden, unauthorized, type Caller } from '@svc/service-kit';
+import {
+  LAST_USED_WRITE_INTERVAL_MS,
+  hashApiKey,
+  needsLastUsedWrite,
+  parseBearer,
+} from './domain/api-key.js';
+import type { AppStore } from './store.js';
+
+/** `session`: cookie only (a key is refused with 403). `session-or-key`: either. */
+export type AuthRequirement = 'session' | 'session-or-key';
+
+export const KEY_REFUSED_MESSAGE =
+  'API keys cannot be used for this endpoint; use the session cookie';
+
+export function createAuthentication(deps: {
+  store: AppStore;
+  sessions: RequestHandler;
+  now?: () => Date;
+}) {
+  const now = deps.now ?? (() => new Date());
+
+  async function callerFromKey(key: string): Promise<Caller | undefined> {
+    const found = await deps.store.findKeyByHash(hashApiKey(key));
+    if (!found || found.revokedAt) return undefined;
+    const at = now();
+    if (needsLastUsedWrite(found.lastUsedAt, at))
+      await deps.store.touchKey(found.id, at, LAST_USED_WRITE_INTERVAL_MS);
+    return {
+      userId: found.authorId,
+      email: found.email ?? '',
+      username: found.username ?? '',
+      via: 'api-key',
+      apiKey: { id: found.id, appId: found.appId },
+    };
+  }
+
+  /** Sets req.caller or answers 401 (and 403 for a key where only a session is accepted). */
+  return function authenticate(requirement: AuthRequirement): RequestHandler {
+    return (req, res, next) => {
+      const bearer = parseBearer(req.headers.authorization);
+      if (bearer.kind === 'malformed') return next(unauthorized());
+      if (bearer.kind === 'key') {
+        callerFromKey(bearer.key).then((caller) => {
+          if (!caller) return next(unauthorized());
+          if (requirement === 'session') return next(forbidden(KEY_REFUSED_MESSAGE));
+          req.caller = caller;
+          next();
+        }, next);
+        return;
+      }
+      deps.sessions(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        next(req.caller ? undefined : unauthorized(ERROR_MESSAGES.authenticationRequired));
+      });
+    };
+  };
+}
+
+export function callerOf(req: Request): Caller {
+  if (!req.caller) throw unauthorized();
+  return req.caller;
+}

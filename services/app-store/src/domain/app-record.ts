@@ -1,0 +1,40 @@
+// Rows of the `apps` table → the API's shapes (snake_case, ISO timestamps).
+import type { App, AppDetail, AppListItem } from '@svc/types';
+import type { App as AppRow } from '../generated/prisma/client.js';
+
+export function toListItem(row: AppRow): AppListItem {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    url: row.url,
+    category: row.category,
+    app_type: row.appType,
+    open_mode: row.openMode,
+    status: row.status,
+    downloads: row.downloads,
+    author_name: row.authorName,
+  };
+}
+
+export function toApp(row: AppRow): App {
+  return {
+    ...toListItem(row),
+    chain: row.chain,
+    icon_gradient_from: row.iconGradientFrom,
+    icon_gradient_to: row.iconGradientTo,
+    icon_svg: row.iconSvg,
+    tech_tags: row.techTags,
+    svc_sdk_version: row.svcSdkVersion,
+  };
+}
+
+export function toDetail(row: AppRow): AppDetail {
+  return {
+    ...toApp(row),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    report_count: row.reportCount,
+  };
+}

@@ -1,0 +1,61 @@
+// PATCH /api/v1/apps/{slug}: the validated body → column values. Rules beyond the field
+// types (DECISIONS §4): icon_svg is sanitised (400 when nothing SVG is left), tech_tags
+// are de-duplicated case-insensitively (first spelling kept).
+import type { UpdateAppBody } from '@svc/types';
+import { sanitizeIconSvg } from './icon-svg.js';
+
+export interface AppChanges {
+  name?: string;
+  description?: string;
+  iconGradientFrom?: string | null;
+  iconGradientTo?: string | null;
+  iconSvg?: string | null;
+  techTags?: string[];
+  category?: UpdateAppBody['category'];
+  chain?: string | null;
+  svcSdkVersion?: string | null;
+}
+
+export class InvalidIconSvg extends Error {
+  constructor() {
+    super('icon_svg must be an SVG image (a single <svg> element)');
+  }
+}
+
+export function uniqueTags(tags: string[]): string[] {
+  const seen = new Set<string>();
+  return tags.filter((t) => {
+    const k = t.toLowerCase();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+export function appChanges(body: UpdateAppBody): AppChanges {
+  const changes: AppChanges = {};
+  if (body.name !== undefined) changes.name = body.name;
+  if (body.description !== undefined) changes.description = body.description;
+  if (body.icon_gradient_from !== undefined) changes.iconGradientFrom = body.icon_gradient_from;
+  if (body.icon_gradient_to !== undefined) changes.iconGradientTo = body.icon_gradient_to;
+  if (body.icon_svg !== undefined) {
+    if (body.icon_svg === null) changes.iconSvg = null;
+    else {
+      const clean = sanitizeIconSvg(body.icon_svg);
+      if (clean === null) throw new InvalidIconSvg();
+      changes.iconSvg = clean;
+    }
+  }
+  if (body.tech_tags !== undefined) changes.techTags = uniqueTags(body.tech_tags);
+  if (body.category !== undefined) changes.category = body.category;
+  if (body.chain !== undefined) changes.chain = body.chain;
+  if (body.svc_sdk_version !== undefined) changes.svcSdkVersion = body.svc_sdk_version;
+  return changes;
+}
+
+/** Whether the changes can move the app in or out of a listing filter or search. */
+export const changesListingMembership = (c: AppChanges): boolean =>
+  c.name !== undefined ||
+  c.description !== undefined ||
+  c.techTags !== undefined ||
+  c.category !== undefined;

@@ -1,0 +1,77 @@
+// SQL of the public listing (DECISIONS §4): approved apps, optional category / app_type /
+// full-text filters, ordered by downloads desc, created_at desc, then id so that offsets
+// are stable. Each filter set has a matching index (see the init migration); `q` goes
+// through the generated CJK-aware tsvector and its GIN index.
+import type { AppCategory, AppType } from '@svc/types';
+
+export interface ListingFilter {
+  category?: AppCategory;
+  app_type?: AppType;
+  /** Free text; blank means no search. */
+  q?: string;
+}
+
+export interface SqlQuery {
+  sql: string;
+  params: unknown[];
+}
+
+/** The listing fields, in the order of the API (enums as text). */
+export const LISTING_COLUMNS =
+  'id, slug, name, description, url, category::text AS category, app_type::text AS app_type, ' +
+  'open_mode::text AS open_mode, status::text AS status, downloads, author_name';
+
+export function normalizeFilter(filter: ListingFilter): ListingFilter {
+  const q = filter.q?.trim();
+  return {
+    ...(filter.category ? { category: filter.category } : {}),
+    ...(filter.app_type ? { app_type: filter.app_type } : {}),
+    ...(q ? { q } : {}),
+  };
+}
+
+export function listingWhere(filter: ListingFilter): SqlQuery {
+  const f = normalizeFilter(filter);
+  const params: unknown[] = [];
+  const conditions = [`status = 'approved'`];
+  if (f.category) {
+    params.push(f.category);
+    conditions.push(`category = $${params.length}::app_category`);
+  }
+  if (f.app_type) {
+    params.push(f.app_type);
+    conditions.push(`app_type = $${params.length}::app_type`);
+  }
+  if (f.q) {
+    params.push(f.q);
+    // svc_search_query tokenises the query like the document (Latin prefixes, CJK bigrams).
+    conditions.push(`search_document @@ svc_search_query($${params.length})`);
+  }
+  return { sql: conditions.join(' AND '), params };
+}
+
+export function listingPageQuery(filter: ListingFilter, limit: number, offset: number): SqlQuery {
+  const where = listingWhere(filter);
+  const params = [...where.params, limit, offset];
+  return {
+    sql:
+      `SELECT ${LISTING_COLUMNS} FROM apps WHERE ${where.sql} ` +
+      `ORDER BY downloads DESC, created_at DESC, id ` +
+      `LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  };
+}
+
+export function listingCountQuery(filter: ListingFilter): SqlQuery {
+  const where = listingWhere(filter);
+  return {
+    sql: `SELECT count(*)::int AS total FROM apps WHERE ${where.sql}`,
+    params: where.params,
+  };
+}
+
+/** Identifies a filter set in the totals cache; equal filters give equal keys. */
+export function listingTotalKey(filter: ListingFilter): string {
+  const f = normalizeFilter(filter);
+  return JSON.stringify([f.category ?? null, f.app_type ?? null, f.q?.toLowerCase() ?? null]);
+}

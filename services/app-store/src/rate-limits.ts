@@ -1,0 +1,42 @@
+// Rate limits of /api/v1 (app-listing-api.md "Limits", DECISIONS §4): 200/min per IP on the
+// public endpoints (one bucket for listing, detail and categories), 60/min per API key or
+// per user on the authenticated ones (one bucket), 5/hour app submissions per user.
+// `scale` multiplies every limit: 1 in production (the config refuses anything else
+// there); benchmarks raise it so one load generator on one IP is not throttled.
+import type { Request } from 'express';
+import type { Redis } from 'ioredis';
+import { byIp, rateLimit } from '@svc/service-kit';
+
+export const LIMITS = {
+  public: { points: 200, durationSeconds: 60 },
+  authenticated: { points: 60, durationSeconds: 60 },
+  submit: { points: 5, durationSeconds: 3600 },
+} as const;
+
+/** Per key when the caller used one (each key its own budget), else per user. */
+export const callerRateKey = (req: Request): string | undefined =>
+  req.caller?.apiKey
+    ? `key:${req.caller.apiKey.id}`
+    : req.caller
+      ? `user:${req.caller.userId}`
+      : undefined;
+
+export function createRateLimits(opts: { redis: Redis; prefix: string; scale?: number }) {
+  const scale = opts.scale ?? 1;
+  const make = (name: keyof typeof LIMITS, key: (req: Request) => string | undefined) =>
+    rateLimit({
+      redis: opts.redis,
+      prefix: opts.prefix,
+      name: `app-store-${name}`,
+      points: LIMITS[name].points * scale,
+      durationSeconds: LIMITS[name].durationSeconds,
+      key,
+    });
+  return {
+    public: make('public', byIp),
+    authenticated: make('authenticated', callerRateKey),
+    // Consumed by the route once the body is valid: a rejected draft costs no submission.
+    submit: make('submit', () => undefined),
+  };
+}
+export type RateLimits = ReturnType<typeof createRateLimits>;

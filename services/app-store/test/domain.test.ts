@@ -1,0 +1,245 @@
+// Pure domain rules: report threshold, listing SQL, API keys, icon sanitising, updates.
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { JSDOM } from 'jsdom';
+import { reachesBlockThreshold, reportOutcome } from '../src/domain/report-threshold.js';
+import {
+  listingCountQuery,
+  listingPageQuery,
+  listingTotalKey,
+  listingWhere,
+} from '../src/domain/listing-query.js';
+import {
+  API_KEY_DISPLAY_LENGTH,
+  generateApiKey,
+  hashApiKey,
+  needsLastUsedWrite,
+  parseBearer,
+} from '../src/domain/api-key.js';
+import { sanitizeIconSvg } from '../src/domain/icon-svg.js';
+import {
+  InvalidIconSvg,
+  appChanges,
+  changesListingMembership,
+  uniqueTags,
+} from '../src/domain/app-update.js';
+import { avatarUrl } from '../src/domain/avatar.js';
+
+describe('report threshold', () => {
+  it('blocks at the 5th distinct reporter, not before', () => {
+    expect([1, 2, 3, 4, 5, 6].map((n) => reachesBlockThreshold(n))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(reachesBlockThreshold(2, 2)).toBe(true);
+  });
+
+  it('says how many more reports are needed, then that the app was blocked', () => {
+    expect(reportOutcome(1)).toEqual({
+      report_count: 1,
+      blocked: false,
+      message: 'Report recorded. 4 more reports needed to trigger the automatic block.',
+    });
+    expect(reportOutcome(4).message).toBe(
+      'Report recorded. 1 more report needed to trigger the automatic block.',
+    );
+    expect(reportOutcome(5)).toEqual({
+      report_count: 5,
+      blocked: true,
+      message: 'Report recorded. The app reached 5 reports and was automatically blocked.',
+    });
+  });
+});
+
+describe('listing query', () => {
+  it('always filters approved apps and orders stably', () => {
+    const q = listingPageQuery({}, 50, 0);
+    expect(q.sql).toContain(
+      `WHERE status = 'approved' ORDER BY downloads DESC, created_at DESC, id LIMIT $1 OFFSET $2`,
+    );
+    expect(q.params).toEqual([50, 0]);
+  });
+
+  it('adds each filter as a bound parameter, never inlined', () => {
+    const q = listingPageQuery(
+      { category: 'games', app_type: 'pwa', q: " x'; DROP TABLE apps; -- " },
+      10,
+      20,
+    );
+    expect(q.sql).toContain(
+      'category = $1::app_category AND app_type = $2::app_type AND search_document @@ svc_search_query($3)',
+    );
+    expect(q.sql).toContain('LIMIT $4 OFFSET $5');
+    expect(q.sql).not.toContain('DROP');
+    expect(q.params).toEqual(['games', 'pwa', "x'; DROP TABLE apps; --", 10, 20]);
+  });
+
+  it('treats a blank q as no search; the count uses the same filter', () => {
+    expect(listingWhere({ q: '   ' })).toEqual({ sql: `status = 'approved'`, params: [] });
+    const c = listingCountQuery({ app_type: 'dapp', q: 'wallet' });
+    expect(c.sql).toBe(
+      `SELECT count(*)::int AS total FROM apps WHERE status = 'approved' AND app_type = $1::app_type AND search_document @@ svc_search_query($2)`,
+    );
+    expect(c.params).toEqual(['dapp', 'wallet']);
+  });
+
+  it('keys the totals cache by the normalised filter', () => {
+    expect(listingTotalKey({ q: ' Tool ' })).toBe(listingTotalKey({ q: 'tool' }));
+    expect(listingTotalKey({ q: '' })).toBe(listingTotalKey({}));
+    expect(listingTotalKey({ category: 'games' })).not.toBe(listingTotalKey({ app_type: 'web' }));
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (a, b) => {
+        if (a.trim().toLowerCase() !== b.trim().toLowerCase())
+          expect(listingTotalKey({ q: a })).not.toBe(listingTotalKey({ q: b }));
+      }),
+    );
+  });
+});
+
+describe('API keys', () => {
+  it('generates svc_live_ keys of 256 random bits with a short display prefix and their SHA-256', () => {
+    const k = generateApiKey();
+    expect(k.key).toMatch(/^svc_live_[A-Za-z0-9_-]{43}$/);
+    expect(k.prefix).toBe(k.key.slice(0, API_KEY_DISPLAY_LENGTH));
+    expect(k.hash).toBe(hashApiKey(k.key));
+    expect(k.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(generateApiKey().key).not.toBe(k.key);
+    expect(generateApiKey(() => Buffer.alloc(32)).key).toBe(`svc_live_${'A'.repeat(43)}`);
+  });
+
+  it('reads only well-formed Bearer keys', () => {
+    expect(parseBearer(undefined)).toEqual({ kind: 'none' });
+    expect(parseBearer('')).toEqual({ kind: 'none' });
+    expect(parseBearer('Bearer svc_live_abc')).toEqual({ kind: 'key', key: 'svc_live_abc' });
+    expect(parseBearer('bearer   svc_live_abc')).toEqual({ kind: 'key', key: 'svc_live_abc' });
+    for (const bad of [
+      'Bearer',
+      'Bearer ',
+      'Basic abc',
+      'Bearer abc',
+      'Bearer svc_live_',
+      'Bearer svc_live_a b',
+      `Bearer svc_live_${'a'.repeat(300)}`,
+    ]) {
+      expect(parseBearer(bad)).toEqual({ kind: 'malformed' });
+    }
+  });
+
+  it('writes last_used_at at most once per minute', () => {
+    const now = new Date('2026-11-22T10:00:00Z');
+    expect(needsLastUsedWrite(null, now)).toBe(true);
+    expect(needsLastUsedWrite(new Date('2026-11-22T09:59:30Z'), now)).toBe(false);
+    expect(needsLastUsedWrite(new Date('2026-11-22T09:59:00Z'), now)).toBe(true);
+  });
+});
+
+describe('icon_svg sanitising', () => {
+  it('keeps a harmless icon (adding the SVG namespace)', () => {
+    expect(sanitizeIconSvg('<svg viewBox="0 0 2 2"><path d="M0 0h2v2z" fill="#f00"/></svg>')).toBe(
+      '<svg viewBox="0 0 2 2" xmlns="http://www.w3.org/2000/svg"><path d="M0 0h2v2z" fill="#f00"></path></svg>',
+    );
+  });
+
+  it('removes scripts, event handlers and external references', () => {
+    const out = sanitizeIconSvg(
+      '<svg onload="x()"><script>x()</script><g onmouseover="x()"><use xlink:href="https://e.example/s.svg#a"/><use href="#local"/></g>' +
+        '<rect fill="url(http://e.example/p)" stroke="url(#ok)"/><image href="data:image/png;base64,AAAA"/><feImage href="https://e.example/i"/></svg>',
+    )!;
+    expect(out).not.toMatch(/script|onload|onmouseover|e\.example|<image|<feImage|data:/i);
+    expect(out).toContain('stroke="url(#ok)"');
+    expect(out).not.toContain('fill=');
+  });
+
+  it('refuses what is not a single <svg> element', () => {
+    for (const bad of [
+      '',
+      'text',
+      '<div></div>',
+      '<svg></svg><svg></svg>',
+      '<script>1</script>',
+      '<math></math>',
+    ]) {
+      expect(sanitizeIconSvg(bad)).toBeNull();
+    }
+  });
+
+  it('never lets a script or handler through, whatever the input (property)', () => {
+    const piece = fc.constantFrom(
+      '<svg>',
+      '</svg>',
+      '<script>',
+      '</script>',
+      ' onload="a()"',
+      '<a href="javascript:x">',
+      '<g>',
+      '</g>',
+      '<![CDATA[',
+      ']]>',
+      '<!--',
+      '-->',
+      '<use href="http://x.example/a#b"/>',
+      '"',
+      "'",
+      '<style>',
+      '</style>',
+      'url(http://x.example)',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(piece, fc.string({ maxLength: 10 })), { maxLength: 20 }),
+        (parts) => {
+          const out = sanitizeIconSvg(parts.join(''));
+          if (out !== null) {
+            expect(out.startsWith('<svg')).toBe(true);
+            // Text content is inert; check what a browser would act on: elements and attributes.
+            const doc = new JSDOM(`<body>${out}</body>`).window.document;
+            for (const el of Array.from(doc.body.querySelectorAll('*'))) {
+              expect(['script', 'style', 'image', 'foreignobject', 'iframe']).not.toContain(
+                el.localName.toLowerCase(),
+              );
+              for (const attr of Array.from(el.attributes)) {
+                expect(attr.name).not.toMatch(/^on/i);
+                expect(attr.value).not.toMatch(/javascript:|x\.example/i);
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('app updates', () => {
+  it('maps the body to columns, de-duplicating tags and sanitising the icon', () => {
+    const c = appChanges({
+      name: 'N',
+      tech_tags: ['Vue', 'vue', 'Go'],
+      icon_svg: '<svg onload="x"></svg>',
+      chain: null,
+    });
+    expect(c).toEqual({
+      name: 'N',
+      techTags: ['Vue', 'Go'],
+      iconSvg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+      chain: null,
+    });
+    expect(changesListingMembership(c)).toBe(true);
+    expect(changesListingMembership(appChanges({ icon_gradient_from: '#000000' }))).toBe(false);
+    expect(() => appChanges({ icon_svg: '<p>no</p>' })).toThrow(InvalidIconSvg);
+    expect(uniqueTags(['a', 'A', 'b', 'a'])).toEqual(['a', 'b']);
+  });
+});
+
+describe('avatar', () => {
+  it('is a Gravatar identicon URL of the normalised email’s SHA-256', () => {
+    expect(avatarUrl(' Alice@Example.com ')).toBe(avatarUrl('alice@example.com'));
+    expect(avatarUrl('alice@example.com')).toMatch(
+      /^https:\/\/www\.gravatar\.com\/avatar\/[0-9a-f]{64}\?d=identicon$/,
+    );
+  });
+});

@@ -1,0 +1,144 @@
+// Builds the real app-store app on a fresh PostgreSQL schema, its own Redis prefix and a
+// real BullMQ producer; sessions are minted with a throwaway ES256 key pair as auth would.
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import request from 'supertest';
+import {
+  createPgPool,
+  closeRedis,
+  createLogger,
+  createPgAdapter,
+  createRedis,
+  createSystemMessageProducer,
+  queuePrefix,
+  signSessionToken,
+  waitForRedis,
+  type DatabaseTarget,
+} from '@svc/service-kit';
+import {
+  TEST_REDIS_URL,
+  createTestDatabase,
+  deleteRedisPrefix,
+  generateTestKeyPair,
+  testRedisPrefix,
+} from '@svc/service-kit/testing';
+import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
+import { buildApp } from '../src/app.js';
+import { PrismaClient, type Prisma } from '../src/generated/prisma/client.js';
+
+export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+export interface TestUser {
+  id: string;
+  email: string;
+  username: string;
+  cookie: string;
+}
+
+export async function startHarness(
+  opts: {
+    dbTarget?: (t: DatabaseTarget) => DatabaseTarget;
+    redisUrl?: string;
+    rateLimitScale?: number;
+    /** Listing answer reuse (ms); 0 here so direct database writes show at once. */
+    listingCacheMs?: number;
+  } = {},
+) {
+  const logger = createLogger('app-store-test', 'silent');
+  const database = await createTestDatabase(migrationsDir);
+  const target = opts.dbTarget ? opts.dbTarget(database.target) : database.target;
+  const db = new PrismaClient({ adapter: createPgAdapter(target, { max: 10 }) });
+  const listingPool = createPgPool(target, 5);
+  const redisUrl = opts.redisUrl ?? TEST_REDIS_URL;
+  const redis = createRedis(redisUrl, logger, { name: 'app-store-test' });
+  await waitForRedis(redis);
+  // Test-side clients always reach the real Redis (even when the app's goes through a proxy).
+  const adminRedis = createRedis(TEST_REDIS_URL, logger, { forQueues: true });
+  const queueRedis = createRedis(redisUrl, logger, { forQueues: true });
+  const redisPrefix = testRedisPrefix();
+  const keys = generateTestKeyPair();
+  const systemMessages = createSystemMessageProducer(queueRedis, redisPrefix);
+  const app = buildApp({
+    logger,
+    db,
+    listingPool,
+    redis,
+    redisPrefix,
+    publicKey: keys.publicKey,
+    systemMessages,
+    rateLimitScale: opts.rateLimitScale,
+    listingCacheMs: opts.listingCacheMs ?? 0,
+  });
+  const queue = new Queue(SYSTEM_MESSAGE_QUEUE, {
+    connection: adminRedis,
+    prefix: queuePrefix(redisPrefix),
+  });
+
+  function user(name = 'dev'): TestUser {
+    const id = `u_${randomBytes(6).toString('hex')}`;
+    const username = `${name}_${id.slice(2, 8)}`;
+    const email = `${username}@example.com`;
+    const { token } = signSessionToken({ id, email, username }, keys.privateKey);
+    return { id, email, username, cookie: `sn_token=${token}` };
+  }
+
+  let seeded = 0;
+  /** Inserts an app directly (setup that is not the subject of the test). */
+  async function seedApp(author: TestUser, data: Partial<Prisma.AppCreateInput> = {}) {
+    seeded += 1;
+    const slug = data.slug ?? `seed-${seeded}-${randomBytes(3).toString('hex')}`;
+    return db.app.create({
+      data: {
+        id: `app_${randomBytes(6).toString('hex')}`,
+        name: `Seeded ${seeded}`,
+        url: `https://${slug}.example.com`,
+        authorId: author.id,
+        authorName: author.username,
+        ...data,
+        slug,
+      },
+    });
+  }
+
+  const submit = (u: TestUser, body: Record<string, unknown>) =>
+    request(app).post('/api/v1/apps').set('Cookie', u.cookie).send(body);
+
+  /** A key for the app, created through the API by its author. */
+  async function createKey(author: TestUser, slug: string): Promise<{ id: string; key: string }> {
+    const res = await request(app).post(`/api/v1/apps/${slug}/keys`).set('Cookie', author.cookie);
+    if (res.status !== 201) throw new Error(`key creation answered ${res.status}`);
+    return res.body;
+  }
+
+  /** Every job on the chat-system queue of this test's prefix. */
+  const systemJobs = () =>
+    queue.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed', 'paused', 'prioritized']);
+
+  return {
+    app,
+    db,
+    listingPool,
+    redis,
+    redisPrefix,
+    keys,
+    database,
+    user,
+    seedApp,
+    submit,
+    createKey,
+    systemJobs,
+    async close() {
+      await queue.close();
+      await systemMessages.close();
+      await deleteRedisPrefix(adminRedis, redisPrefix).catch(() => {});
+      await closeRedis(queueRedis);
+      await closeRedis(adminRedis);
+      redis.disconnect();
+      await db.$disconnect();
+      await listingPool.end();
+      await database.drop();
+    },
+  };
+}
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
