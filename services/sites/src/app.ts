@@ -1,33 +1,107 @@
-// The sites express app, built from injected dependencies (tests pass their own).
-// The /api/sites, /api/clicks, /api/bookmarks, /api/daily-bg and sitemap endpoints come
-// with issue #4: until then only the kit's /healthz, /readyz and /metrics answer, and
-// every other path is a JSON 404.
+// The sites express app, built from injected dependencies (tests pass their own): sites,
+// clicks, bookmarks, daily background and sitemap (site-sharing-api.md, DECISIONS §5, §7).
 import type { Express } from 'express';
+import type { Queue } from 'bullmq';
+import type pg from 'pg';
 import {
   createServiceApp,
   postgresCheck,
   redisCheck,
+  sessionMiddleware,
   type Logger,
   type Metrics,
   type Redis,
+  type SystemMessageProducer,
 } from '@svc/service-kit';
+import type { CaptchaVerifier } from './captcha.js';
+import type { DailyBgSource } from './daily-bg-source.js';
 import type { PrismaClient } from './generated/prisma/client.js';
+import type { IpHasher } from './ip-hash.js';
+import { bookmarkRoutes } from './routes/bookmark-routes.js';
+import { clickRoutes } from './routes/click-routes.js';
+import { dailyBgRoutes } from './routes/daily-bg-routes.js';
+import type { ListCaches } from './list-sites.js';
+import { siteRoutes, type PageFetcher } from './routes/site-routes.js';
+import { sitemapRoutes } from './routes/sitemap-routes.js';
+import type { EncodedJson } from './encoded-json.js';
+import { createListCache } from './list-cache.js';
+import { createSiteListReader } from './site-list-reader.js';
+import { createSiteStore } from './site-store.js';
 
 export interface AppDeps {
   logger: Logger;
   metrics?: Metrics;
   db: PrismaClient;
+  /** Plain pg pool on the same schema, for GET /api/sites (see site-list-reader.ts). */
+  listingPool: pg.Pool;
+  /** Request-path Redis (fails fast): rate limits, sessions, daily background cache. */
   redis: Redis;
+  redisPrefix: string;
+  /** ES256 public key verifying `sn_token` sessions. */
+  publicKey: string;
+  /** The scrape queue (on a `forQueues` connection). */
+  scrapeQueue: Queue;
+  systemMessages: SystemMessageProducer;
+  /** Set when CAPTCHA_SECRET_KEY is. */
+  captcha?: CaptchaVerifier;
+  /** SSRF-safe page fetcher for the claim check (@svc/safe-fetch). */
+  pageFetcher: PageFetcher;
+  dailyBg: DailyBgSource;
+  hashIp: IpHasher;
+  /** Origin of the public site, for absolute sitemap URLs. */
+  publicBaseUrl: string;
+  sitemapMaxSites?: number;
+  /** GET /api/sites page cache lifetime (list-cache.ts); default 0 = off. */
+  listCacheMs?: number;
+  /** GET /api/sites match-count cache lifetime; default 0 = off. */
+  countCacheMs?: number;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
 }
 
 export function buildApp(deps: AppDeps): Express {
+  const store = createSiteStore(deps.db);
+  const { redis, redisPrefix } = deps;
   return createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
-    routes: () => {},
+    routes: (app) => {
+      app.use(sessionMiddleware({ publicKey: deps.publicKey, redis, prefix: redisPrefix }));
+      siteRoutes(app, {
+        store,
+        redis,
+        redisPrefix,
+        scrapeQueue: deps.scrapeQueue,
+        systemMessages: deps.systemMessages,
+        captcha: deps.captcha,
+        pageFetcher: deps.pageFetcher,
+        hashIp: deps.hashIp,
+        listReader: createSiteListReader(deps.listingPool),
+        listCache: listCaches(deps.listCacheMs ?? 0, deps.countCacheMs ?? 0),
+      });
+      clickRoutes(app, { store, redis, redisPrefix });
+      bookmarkRoutes(app, { store, redis, redisPrefix });
+      dailyBgRoutes(app, deps.dailyBg);
+      sitemapRoutes(app, {
+        store,
+        publicBaseUrl: deps.publicBaseUrl,
+        maxSites: deps.sitemapMaxSites ?? 10_000,
+      });
+    },
   });
+}
+
+function listCaches(pageMs: number, countMs: number): ListCaches {
+  const pages = createListCache<EncodedJson>(pageMs);
+  const counts = createListCache<number>(countMs, 1000);
+  return {
+    pages,
+    counts,
+    clear() {
+      pages.clear();
+      counts.clear();
+    },
+  };
 }

@@ -1,23 +1,89 @@
 // sites process: configuration, wiring, listen, graceful shutdown.
-import { createPgAdapter, createRuntime, exitOnStartupError, loadConfig } from '@svc/service-kit';
+import {
+  createPgPool,
+  createPgAdapter,
+  createRedis,
+  createRuntime,
+  createSystemMessageProducer,
+  closeRedis,
+  exitOnStartupError,
+  loadConfig,
+  loadJwtKeys,
+} from '@svc/service-kit';
+import { createSafeFetcher } from '@svc/safe-fetch';
 import { buildApp } from './app.js';
-import { configSchema } from './config.js';
+import { createCaptchaVerifier } from './captcha.js';
+import { configSchema, ipHashSecret } from './config.js';
+import { createDailyBgSource } from './daily-bg-source.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { createIpHasher } from './ip-hash.js';
+import { startScrapeRequeue } from './scrape-requeue.js';
+import { createSiteStore } from './site-store.js';
+import { createQueues, SCRAPE_QUEUE } from './worker/queues.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
+  const production = config.NODE_ENV === 'production';
+  const keys = loadJwtKeys({ publicKey: config.JWT_PUBLIC_KEY, production, needPrivate: false });
+  const hashIp = createIpHasher(ipHashSecret(config));
   const rt = createRuntime('sites', config);
-  const db = new PrismaClient({
-    adapter: createPgAdapter(rt.databaseTarget(config.SITES_DATABASE_URL)),
+  const target = rt.databaseTarget(config.SITES_DATABASE_URL);
+  const db = new PrismaClient({ adapter: createPgAdapter(target) });
+  const listingPool = createPgPool(target);
+  // BullMQ needs its own connection that retries forever; request paths bound their waits.
+  const queueRedis = createRedis(config.REDIS_URL, rt.logger, {
+    name: 'sites-queues',
+    forQueues: true,
   });
+  const queues = createQueues(queueRedis, config.REDIS_PREFIX);
+  const systemMessages = createSystemMessageProducer(queueRedis, config.REDIS_PREFIX);
+  const requeue = startScrapeRequeue({
+    store: createSiteStore(db),
+    queue: queues[SCRAPE_QUEUE],
+    logger: rt.logger,
+  });
+
   const app = buildApp({
     logger: rt.logger,
     metrics: rt.metrics,
     db,
+    listingPool,
     redis: rt.redis,
+    redisPrefix: config.REDIS_PREFIX,
+    publicKey: keys.publicKey,
+    scrapeQueue: queues[SCRAPE_QUEUE],
+    systemMessages,
+    captcha: config.CAPTCHA_SECRET_KEY
+      ? createCaptchaVerifier({
+          secret: config.CAPTCHA_SECRET_KEY,
+          verifyUrl: config.CAPTCHA_VERIFY_URL,
+        })
+      : undefined,
+    pageFetcher: createSafeFetcher({
+      allowHosts: config.OUTBOUND_ALLOW_HOSTS,
+      totalTimeoutMs: 10_000,
+    }),
+    dailyBg: createDailyBgSource({
+      redis: rt.redis,
+      redisPrefix: config.REDIS_PREFIX,
+      sourceUrl: config.DAILY_BG_SOURCE_URL,
+      logger: rt.logger,
+    }),
+    hashIp,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    sitemapMaxSites: config.SITEMAP_MAX_SITES,
+    listCacheMs: config.SITES_LIST_CACHE_MS,
+    countCacheMs: config.SITES_COUNT_CACHE_MS,
     trustProxy: config.TRUSTED_PROXIES,
   });
-  await rt.serve(app, [() => db.$disconnect()]);
+  await rt.serve(app, [
+    async () => requeue.stop(),
+    () => systemMessages.close(),
+    () => Promise.all(Object.values(queues).map((q) => q.close())),
+    () => closeRedis(queueRedis),
+    () => db.$disconnect(),
+    () => listingPool.end(),
+  ]);
 }
 
 main().catch(exitOnStartupError('sites'));

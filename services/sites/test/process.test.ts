@@ -29,16 +29,16 @@ const env = () => ({
 });
 
 describe('sites processes', () => {
-  for (const [name, entry, probe] of [
-    ['API', 'src/main.ts', '/api/sites'],
-    ['worker', 'src/worker/main.ts', '/api/sites'],
+  for (const [name, entry, probe, status] of [
+    ['API', 'src/main.ts', '/api/sites/tags', 200],
+    ['worker', 'src/worker/main.ts', '/api/sites', 404],
   ] as const) {
     it(`${name}: serves /healthz and /readyz, then exits 0 within 10 s of SIGTERM`, async () => {
       const proc = await spawnService({ cwd: SERVICE_ROOT, source: true, entry, env: env() });
       running.push(proc);
       await waitForOk(proc, '/healthz');
       await waitForOk(proc, '/readyz', 10_000);
-      expect((await fetch(`http://127.0.0.1:${proc.port}${probe}`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${proc.port}${probe}`)).status).toBe(status);
       expect((await fetch(`http://127.0.0.1:${proc.port}/metrics`)).status).toBe(200);
 
       expect(await proc.stop(10_000)).toBe(0);

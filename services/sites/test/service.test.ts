@@ -1,54 +1,32 @@
-// The app built as main.ts builds it, against a fresh schema and the real Redis.
+// The app's probes and fallbacks: health, readiness with each dependency down, metrics,
+// JSON 404s.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import {
-  createLogger,
-  createMetrics,
-  createPgAdapter,
-  createRedis,
-  waitForRedis,
-  type Redis,
-} from '@svc/service-kit';
-import {
-  TEST_REDIS_URL,
-  createTestDatabase,
-  type TestDatabase,
-  deadRedis as createDeadRedis,
-} from '@svc/service-kit/testing';
+import { createMetrics, createPgAdapter } from '@svc/service-kit';
+import { deadRedis as createDeadRedis } from '@svc/service-kit/testing';
 import { buildApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
+import { startHarness, type Harness } from './api-harness.js';
 
-const logger = createLogger('sites-test', 'silent');
-const migrations = new URL('../prisma/migrations', import.meta.url).pathname;
-
-let testDb: TestDatabase;
-let db: PrismaClient;
-let redis: Redis;
+let h: Harness;
 const extra: Array<() => Promise<unknown>> = [];
-
 beforeAll(async () => {
-  testDb = await createTestDatabase(migrations);
-  db = new PrismaClient({ adapter: createPgAdapter(testDb.target, { max: 2 }) });
-  redis = createRedis(TEST_REDIS_URL, logger, { name: 'sites-test' });
-  await waitForRedis(redis);
+  h = await startHarness();
 });
-
 afterAll(async () => {
   for (const close of extra) await close();
-  await db?.$disconnect();
-  redis?.disconnect();
-  await testDb?.drop();
+  await h?.close();
 });
 
 describe('sites app', () => {
   it('GET /healthz is 200', async () => {
-    const res = await request(buildApp({ logger, db, redis })).get('/healthz');
+    const res = await request(h.app).get('/healthz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok' });
   });
 
   it('GET /readyz is 200 with PostgreSQL and Redis up', async () => {
-    const res = await request(buildApp({ logger, db, redis })).get('/readyz');
+    const res = await request(h.app).get('/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
   });
@@ -56,7 +34,7 @@ describe('sites app', () => {
   it('GET /readyz is 503 when Redis is unreachable', async () => {
     const deadRedis = createDeadRedis();
     extra.push(async () => deadRedis.disconnect());
-    const res = await request(buildApp({ logger, db, redis: deadRedis })).get('/readyz');
+    const res = await request(buildApp({ ...h.deps, redis: deadRedis })).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toEqual({
       status: 'unavailable',
@@ -65,23 +43,16 @@ describe('sites app', () => {
   });
 
   it('GET /readyz is 503 when PostgreSQL is unreachable', async () => {
-    const deadDb = new PrismaClient({ adapter: createPgAdapter({ ...testDb.target, port: 1 }) });
+    const deadDb = new PrismaClient({ adapter: createPgAdapter({ ...h.dbTarget, port: 1 }) });
     extra.push(() => deadDb.$disconnect());
-    const res = await request(buildApp({ logger, db: deadDb, redis })).get('/readyz');
+    const res = await request(buildApp({ ...h.deps, db: deadDb })).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body.checks).toEqual({ postgres: 'unavailable', redis: 'ok' });
   });
 
-  it('answers a JSON 404 for unknown paths (no endpoints before issue #4)', async () => {
-    const app = buildApp({ logger, db, redis });
-    for (const path of [
-      '/nope',
-      '/api/sites',
-      '/api/sites/tags',
-      '/api/clicks/abc',
-      '/sitemap.xml',
-    ]) {
-      const res = await request(app).get(path);
+  it('answers a JSON 404 for unknown paths', async () => {
+    for (const path of ['/nope', '/api/nope', '/api/sites/abc', '/api/clicks']) {
+      const res = await request(h.app).get(path);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/application\/json/);
       expect(res.body).toEqual({ error: 'Not found' });
@@ -89,7 +60,7 @@ describe('sites app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(buildApp({ logger, db, redis, metrics: createMetrics('sites') })).get(
+    const res = await request(buildApp({ ...h.deps, metrics: createMetrics('sites') })).get(
       '/metrics',
     );
     expect(res.status).toBe(200);

@@ -7,6 +7,7 @@ import {
   createMetrics,
   createPgAdapter,
   createRedis,
+  queuePrefix,
   waitForRedis,
   type Redis,
 } from '@svc/service-kit';
@@ -20,7 +21,7 @@ import {
 } from '@svc/service-kit/testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { buildWorkerApp } from '../src/worker/app.js';
-import { SCRAPE_QUEUE, TAG_QUEUE, createQueues, queuePrefix } from '../src/worker/queues.js';
+import { SCRAPE_QUEUE, TAG_QUEUE, createQueues } from '../src/worker/queues.js';
 
 const logger = createLogger('sites-worker-test', 'silent');
 const migrations = new URL('../prisma/migrations', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 // The sites worker's HTTP side: /healthz, /readyz and /metrics only (probes and
-// Prometheus). The scrape and tag processors come with issue #4: until then the worker
-// runs no BullMQ Worker, it only watches the queues (job counts in /metrics).
+// Prometheus, with the queue depths). The jobs themselves run in BullMQ Workers
+// (processors.ts), started next to this app by main.ts.
 import type { Express } from 'express';
 import type { Queue } from 'bullmq';
 import { Gauge } from 'prom-client';

@@ -1,0 +1,27 @@
+// Daily boost allowance (DECISIONS §5): visitors 1 per IP, logged-in users 3 per user,
+// counted per UTC day; `credits` in the answer = boosts left today.
+import { BOOSTS_PER_DAY_USER, BOOSTS_PER_DAY_VISITOR } from '@svc/types';
+
+export function dailyBoostLimit(loggedIn: boolean): number {
+  return loggedIn ? BOOSTS_PER_DAY_USER : BOOSTS_PER_DAY_VISITOR;
+}
+
+export type BoostDecision =
+  { allowed: true; creditsAfter: number } | { allowed: false; creditsAfter: 0 };
+
+export function decideBoost(loggedIn: boolean, usedToday: number): BoostDecision {
+  const limit = dailyBoostLimit(loggedIn);
+  if (usedToday >= limit) return { allowed: false, creditsAfter: 0 };
+  return { allowed: true, creditsAfter: limit - usedToday - 1 };
+}
+
+/** The UTC calendar day of `now` as `YYYY-MM-DD` (the `boosts.day` column). */
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Seconds until the next UTC midnight, when the allowance refills (Retry-After). */
+export function secondsUntilUtcMidnight(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}

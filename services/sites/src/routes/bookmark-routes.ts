@@ -1,0 +1,44 @@
+// HTTP of /api/bookmarks (session required): list, add (idempotent), remove.
+import type { Express } from 'express';
+import { notFound, rateLimit, requireSession, type Redis } from '@svc/service-kit';
+import { BookmarkParams, CreateBookmarkBody } from '@svc/types';
+import type { SiteStore } from '../site-store.js';
+import { SITE_NOT_FOUND } from './site-routes.js';
+
+export function bookmarkRoutes(
+  app: Express,
+  deps: { store: SiteStore; redis: Redis; redisPrefix: string },
+): void {
+  const { store } = deps;
+  // Not in the documents: writes are bounded per user like the app-store's session limits.
+  const writeLimit = rateLimit({
+    redis: deps.redis,
+    prefix: deps.redisPrefix,
+    name: 'sites-bookmark-write',
+    points: 60,
+    durationSeconds: 60,
+    key: (req) => req.caller?.userId,
+  });
+  app.get('/api/bookmarks', requireSession, async (req, res) => {
+    const rows = await store.listBookmarks(req.caller!.userId);
+    res.json({
+      bookmarks: rows.map((b) => ({ site_id: b.siteId, created_at: b.createdAt.toISOString() })),
+    });
+  });
+
+  app.post('/api/bookmarks', requireSession, writeLimit.middleware, async (req, res) => {
+    const { site_id } = CreateBookmarkBody.parse(req.body);
+    const row = await store.addBookmark(req.caller!.userId, site_id);
+    if (!row) throw notFound(SITE_NOT_FOUND);
+    res.status(row.created ? 201 : 200).json({
+      bookmark: { site_id: row.siteId, created_at: row.createdAt.toISOString() },
+    });
+  });
+
+  app.delete('/api/bookmarks/:site_id', requireSession, writeLimit.middleware, async (req, res) => {
+    const { site_id } = BookmarkParams.parse(req.params);
+    if (!(await store.removeBookmark(req.caller!.userId, site_id)))
+      throw notFound('Bookmark not found');
+    res.status(204).end();
+  });
+}

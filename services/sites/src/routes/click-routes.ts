@@ -1,0 +1,25 @@
+// HTTP of POST /api/clicks/{id}: 30 per minute per IP, then one more click on the site.
+import type { Express } from 'express';
+import { byIp, notFound, rateLimit, type Redis } from '@svc/service-kit';
+import { SiteIdParams } from '@svc/types';
+import type { SiteStore } from '../site-store.js';
+import { SITE_NOT_FOUND } from './site-routes.js';
+
+export function clickRoutes(
+  app: Express,
+  deps: { store: SiteStore; redis: Redis; redisPrefix: string },
+): void {
+  const limit = rateLimit({
+    redis: deps.redis,
+    prefix: deps.redisPrefix,
+    name: 'sites-click',
+    points: 30,
+    durationSeconds: 60,
+    key: byIp,
+  });
+  app.post('/api/clicks/:id', limit.middleware, async (req, res) => {
+    const { id } = SiteIdParams.parse(req.params);
+    if (!(await deps.store.recordClick(id))) throw notFound(SITE_NOT_FOUND);
+    res.json({ recorded: true });
+  });
+}

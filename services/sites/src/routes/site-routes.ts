@@ -1,0 +1,150 @@
+// HTTP of /api/sites*: parse with the shared schemas, call the domain, shape the answer.
+import type { Express, Response } from 'express';
+import type { Queue } from 'bullmq';
+import {
+  HttpError,
+  badRequest,
+  byIp,
+  notFound,
+  rateLimit,
+  requireSession,
+  type Redis,
+  type SystemMessageProducer,
+} from '@svc/service-kit';
+import { ERROR_MESSAGES, SITE_TAGS, SiteIdParams, SiteListQuery, SubmitSiteBody } from '@svc/types';
+import type { CaptchaVerifier } from '../captcha.js';
+import { secondsUntilUtcMidnight, utcDay } from '../domain/boost-allowance.js';
+import { hasClaimMeta } from '../domain/claim-meta.js';
+import type { IpHasher } from '../ip-hash.js';
+import { sendEncodedJson } from '../encoded-json.js';
+import { listSites, type ListCaches } from '../list-sites.js';
+import { toSite } from '../site-record.js';
+import type { SiteListReader } from '../site-list-reader.js';
+import type { SiteStore } from '../site-store.js';
+import { submitSite } from '../submit-site.js';
+
+export const SITE_NOT_FOUND = 'Site not found';
+export const CLAIM_META_MISSING = 'Verification meta tag not found';
+export const ALREADY_CLAIMED = 'Site already claimed';
+
+/** What the claim check needs of @svc/safe-fetch's fetcher. */
+export interface PageFetcher {
+  fetchPage(url: string): Promise<{ status: number; html: string }>;
+}
+
+export interface SiteRoutesDeps {
+  store: SiteStore;
+  redis: Redis;
+  redisPrefix: string;
+  scrapeQueue: Queue;
+  systemMessages: SystemMessageProducer;
+  captcha?: CaptchaVerifier;
+  pageFetcher: PageFetcher;
+  hashIp: IpHasher;
+  listReader: SiteListReader;
+  listCache: ListCaches;
+}
+
+export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
+  const { store, redis, redisPrefix: prefix } = deps;
+  const submitLimit = rateLimit({
+    redis,
+    prefix,
+    name: 'sites-submit',
+    points: 5,
+    durationSeconds: 60,
+    key: byIp,
+  });
+  // Not in the documents: a claim makes the service fetch a page, so it is bounded too.
+  const claimLimit = rateLimit({
+    redis,
+    prefix,
+    name: 'sites-claim',
+    points: 10,
+    durationSeconds: 60,
+    key: byIp,
+  });
+
+  app.get('/api/sites', async (req, res) => {
+    const page = await listSites(deps.listReader, deps.listCache, SiteListQuery.parse(req.query));
+    sendEncodedJson(req, res, page);
+  });
+
+  app.post('/api/sites', submitLimit.middleware, async (req, res) => {
+    const body = SubmitSiteBody.parse(req.body);
+    const result = await submitSite(deps, {
+      url: body.url,
+      captchaToken: body.captchaToken,
+      ip: byIp(req),
+      userId: req.caller?.userId ?? null,
+    });
+    if (result.isNew) deps.listCache.clear();
+    res.status(result.isNew ? 201 : 200).json(result);
+  });
+
+  app.get('/api/sites/tags', (_req, res) => {
+    res.json({ tags: [...SITE_TAGS] });
+  });
+
+  app.get('/api/sites/my-submissions', requireSession, async (req, res) => {
+    const rows = await store.mySubmissions(req.caller!.userId);
+    res.json({ sites: rows.map(toSite) });
+  });
+
+  app.post('/api/sites/:id/boost', async (req, res) => {
+    const { id } = SiteIdParams.parse(req.params);
+    const now = new Date();
+    const caller = req.caller ? { userId: req.caller.userId } : { ipHash: deps.hashIp(byIp(req)) };
+    const outcome = await store.boost({ siteId: id, caller, day: utcDay(now) });
+    if (outcome.kind === 'not-found') throw notFound(SITE_NOT_FOUND);
+    const reset = secondsUntilUtcMidnight(now);
+    if (outcome.kind === 'limit-reached') {
+      setDailyLimitHeaders(res, outcome.limit, 0, reset);
+      throw new HttpError(429, ERROR_MESSAGES.tooManyRequests, undefined, {
+        'Retry-After': String(reset),
+      });
+    }
+    setDailyLimitHeaders(res, outcome.limit, outcome.creditsAfter, reset);
+    deps.listCache.clear();
+    res.json({ site: toSite(outcome.site), credits: outcome.creditsAfter });
+  });
+
+  app.post('/api/sites/:id/claim', claimLimit.middleware, async (req, res) => {
+    const { id } = SiteIdParams.parse(req.params);
+    const site = await store.findById(id);
+    if (!site) throw notFound(SITE_NOT_FOUND);
+    if (site.isClaimed) throw badRequest(ALREADY_CLAIMED);
+    if (!(await pageHasClaimMeta(deps.pageFetcher, site.url, id)))
+      throw badRequest(CLAIM_META_MISSING);
+    const outcome = await store.claim(id, req.caller?.userId ?? null);
+    if (outcome.kind === 'not-found') throw notFound(SITE_NOT_FOUND);
+    if (outcome.kind === 'already-claimed') throw badRequest(ALREADY_CLAIMED);
+    res.json({ site: toSite(outcome.site), verified: true });
+  });
+}
+
+/** A page we cannot fetch (blocked, down, not HTML, error status) has no tag either. */
+async function pageHasClaimMeta(
+  fetcher: PageFetcher,
+  url: string,
+  siteId: string,
+): Promise<boolean> {
+  let page: { status: number; html: string };
+  try {
+    page = await fetcher.fetchPage(url);
+  } catch {
+    return false;
+  }
+  return page.status >= 200 && page.status < 300 && hasClaimMeta(page.html, siteId);
+}
+
+function setDailyLimitHeaders(
+  res: Response,
+  limit: number,
+  remaining: number,
+  reset: number,
+): void {
+  res.setHeader('RateLimit-Limit', String(limit));
+  res.setHeader('RateLimit-Remaining', String(remaining));
+  res.setHeader('RateLimit-Reset', String(reset));
+}

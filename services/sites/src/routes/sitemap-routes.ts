@@ -1,0 +1,38 @@
+// HTTP of /sitemap.xml: rendered from the most relevant sites, kept for a few minutes in
+// the process (one render at a time), so crawlers cannot make it a database load.
+import type { Express } from 'express';
+import { renderSitemap, sitePagePath, type SitemapEntry } from '../domain/sitemap.js';
+import type { SiteStore } from '../site-store.js';
+
+const CACHE_MS = 10 * 60_000;
+
+export function sitemapRoutes(
+  app: Express,
+  deps: { store: SiteStore; publicBaseUrl: string; maxSites: number },
+): void {
+  const origin = deps.publicBaseUrl.replace(/\/+$/, '');
+  let cached: { xml: string; until: number } | undefined;
+  let rendering: Promise<string> | undefined;
+
+  async function render(): Promise<string> {
+    const sites = await deps.store.sitemapSites(deps.maxSites);
+    const entries: SitemapEntry[] = [
+      { path: '/' },
+      ...sites.map((s) => ({ path: sitePagePath(s.id), lastModified: s.lastActivityAt })),
+    ];
+    const { xml } = renderSitemap(origin, entries);
+    cached = { xml, until: Date.now() + CACHE_MS };
+    return xml;
+  }
+
+  app.get('/sitemap.xml', async (_req, res) => {
+    const xml =
+      cached && cached.until > Date.now()
+        ? cached.xml
+        : await (rendering ??= render().finally(() => {
+            rendering = undefined;
+          }));
+    res.setHeader('Cache-Control', 'public, max-age=600');
+    res.type('application/xml; charset=utf-8').send(xml);
+  });
+}

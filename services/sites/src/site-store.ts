@@ -1,0 +1,186 @@
+// Every query of the sites API but the listing (site-list-reader.ts, on a plain pg pool).
+// Submission and boosts are raw SQL because they need what Prisma's query API cannot say
+// (ON CONFLICT counters, advisory locks); the rest uses the generated client.
+import { Prisma, type PrismaClient } from './generated/prisma/client.js';
+import type { SocialPlatform } from '@svc/types';
+import { nanoid } from 'nanoid';
+import { dailyBoostLimit, decideBoost } from './domain/boost-allowance.js';
+import type { SiteRow } from './site-record.js';
+
+/** The Site columns under their Prisma field names, so raw rows have the model's shape. */
+const SITE_COLUMNS = Prisma.raw(`
+  s.id, s.url, s.title, s.description, s.favicon_url AS "faviconUrl", s.og_image_url AS "ogImageUrl",
+  s.domain, s.tags, s.submit_count AS "submitCount", s.click_count AS "clickCount",
+  s.boost_count AS "boostCount", s.hot_score AS "hotScore", s.site_type::text AS "siteType",
+  s.social_platform::text AS "socialPlatform", s.social_username AS "socialUsername",
+  s.is_claimed AS "isClaimed", s.claimed_at AS "claimedAt", s.is_promoted AS "isPromoted",
+  s.owner_id AS "ownerId", s.submitted_by AS "submittedBy",
+  s.first_submitted_at AS "firstSubmittedAt", s.last_activity_at AS "lastActivityAt",
+  s.scrape_status::text AS "scrapeStatus"`);
+
+/** Timestamps are `timestamp(3)` in UTC (what Prisma writes), whatever the session zone. */
+const NOW_UTC = Prisma.raw(`(now() AT TIME ZONE 'UTC')`);
+
+export interface NewSite {
+  id: string;
+  url: string;
+  domain: string;
+  title: string;
+  profile: { platform: SocialPlatform; username: string } | null;
+  userId: string | null;
+}
+
+export type BoostOutcome =
+  | { kind: 'not-found' }
+  | { kind: 'limit-reached'; limit: number }
+  | { kind: 'boosted'; site: SiteRow; creditsAfter: number; limit: number };
+
+export type ClaimOutcome =
+  { kind: 'not-found' } | { kind: 'already-claimed' } | { kind: 'claimed'; site: SiteRow };
+
+export function createSiteStore(db: PrismaClient) {
+  return {
+    /**
+     * Insert, or count one more submission of a known URL, in one statement: concurrent
+     * submits of the same URL meet at the unique index and exactly one inserts.
+     * `xmax = 0` is true only for the row version this statement inserted.
+     */
+    async submit(site: NewSite): Promise<{ site: SiteRow; inserted: boolean }> {
+      const rows = await db.$queryRaw<Array<SiteRow & { inserted: boolean }>>`
+        WITH upsert AS (
+          INSERT INTO sites AS s (id, url, title, domain, site_type, social_platform, social_username,
+                                  submitted_by, first_submitted_at, last_activity_at)
+          VALUES (${site.id}, ${site.url}, ${site.title}, ${site.domain},
+                  ${site.profile ? 'profile' : 'website'}::site_type,
+                  ${site.profile?.platform ?? null}::social_platform, ${site.profile?.username ?? null},
+                  ${site.userId}, ${NOW_UTC}, ${NOW_UTC})
+          ON CONFLICT (url) DO UPDATE
+            SET submit_count = s.submit_count + 1, last_activity_at = ${NOW_UTC}
+          RETURNING ${SITE_COLUMNS}, (s.xmax = 0) AS inserted
+        ), history AS (
+          INSERT INTO site_submissions (site_id, user_id, created_at)
+          SELECT id, ${site.userId}, ${NOW_UTC} FROM upsert WHERE ${site.userId}::text IS NOT NULL
+          ON CONFLICT (user_id, site_id) DO NOTHING
+        )
+        SELECT * FROM upsert`;
+      const { inserted, ...row } = rows[0]!;
+      return { site: row as SiteRow, inserted };
+    },
+
+    findById: (id: string) => db.site.findUnique({ where: { id } }),
+
+    /** False when no such site. */
+    async recordClick(id: string): Promise<boolean> {
+      const n = await db.$executeRaw`
+        UPDATE sites SET click_count = click_count + 1, last_activity_at = ${NOW_UTC} WHERE id = ${id}`;
+      return n > 0;
+    },
+
+    /**
+     * Counts the caller's boosts of the day and adds one, under a transaction-scoped
+     * advisory lock on the caller: parallel boosts by one caller are serialised, so the
+     * daily limit holds under concurrency.
+     */
+    async boost(args: {
+      siteId: string;
+      caller: { userId: string } | { ipHash: string };
+      day: string;
+    }): Promise<BoostOutcome> {
+      const loggedIn = 'userId' in args.caller;
+      const callerKey =
+        'userId' in args.caller ? `u:${args.caller.userId}` : `ip:${args.caller.ipHash}`;
+      return db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`boost:${callerKey}`}, 0))::text`;
+        const exists = await tx.$queryRaw<unknown[]>`SELECT 1 FROM sites WHERE id = ${args.siteId}`;
+        if (exists.length === 0) return { kind: 'not-found' } as const;
+        const byCaller =
+          'userId' in args.caller
+            ? Prisma.sql`user_id = ${args.caller.userId}`
+            : Prisma.sql`ip_hash = ${args.caller.ipHash} AND user_id IS NULL`;
+        const used = await tx.$queryRaw<Array<{ n: bigint | number }>>`
+          SELECT count(*) AS n FROM boosts WHERE ${byCaller} AND day = ${args.day}::date`;
+        const limit = dailyBoostLimit(loggedIn);
+        const decision = decideBoost(loggedIn, Number(used[0]!.n));
+        if (!decision.allowed) return { kind: 'limit-reached', limit } as const;
+        await tx.$executeRaw`
+          INSERT INTO boosts (id, site_id, user_id, ip_hash, day, created_at)
+          VALUES (${nanoid()},
+                  ${args.siteId}, ${'userId' in args.caller ? args.caller.userId : null},
+                  ${'ipHash' in args.caller ? args.caller.ipHash : null}, ${args.day}::date, ${NOW_UTC})`;
+        const rows = await tx.$queryRaw<SiteRow[]>`
+          UPDATE sites s SET boost_count = boost_count + 1, last_activity_at = ${NOW_UTC}
+          WHERE id = ${args.siteId} RETURNING ${SITE_COLUMNS}`;
+        return {
+          kind: 'boosted',
+          site: rows[0]!,
+          creditsAfter: decision.creditsAfter,
+          limit,
+        } as const;
+      });
+    },
+
+    /** Claims a site once: the conditional UPDATE makes a second (or parallel) claim lose. */
+    async claim(siteId: string, ownerId: string | null): Promise<ClaimOutcome> {
+      const rows = await db.$queryRaw<SiteRow[]>`
+        UPDATE sites s SET is_claimed = true, claimed_at = ${NOW_UTC}, owner_id = ${ownerId},
+                           last_activity_at = ${NOW_UTC}
+        WHERE id = ${siteId} AND NOT is_claimed RETURNING ${SITE_COLUMNS}`;
+      if (rows.length > 0) return { kind: 'claimed', site: rows[0]! };
+      const site = await db.site.findUnique({ where: { id: siteId }, select: { id: true } });
+      return site ? { kind: 'already-claimed' } : { kind: 'not-found' };
+    },
+
+    async mySubmissions(userId: string): Promise<SiteRow[]> {
+      return db.$queryRaw<SiteRow[]>`
+        SELECT ${SITE_COLUMNS} FROM site_submissions h JOIN sites s ON s.id = h.site_id
+        WHERE h.user_id = ${userId} ORDER BY h.created_at DESC, s.id LIMIT 1000`;
+    },
+
+    listBookmarks: (userId: string) =>
+      db.bookmark.findMany({
+        where: { userId },
+        orderBy: [{ createdAt: 'desc' }, { siteId: 'asc' }],
+        take: 1000,
+      }),
+
+    /** null: no such site. `created` false: it was bookmarked already. */
+    async addBookmark(userId: string, siteId: string) {
+      const rows = await db.$queryRaw<Array<{ siteId: string; createdAt: Date; created: boolean }>>`
+        WITH site AS (SELECT id FROM sites WHERE id = ${siteId}),
+        ins AS (
+          INSERT INTO bookmarks (user_id, site_id, created_at)
+          SELECT ${userId}, id, ${NOW_UTC} FROM site
+          ON CONFLICT (user_id, site_id) DO NOTHING
+          RETURNING site_id, created_at
+        )
+        SELECT site_id AS "siteId", created_at AS "createdAt", true AS created FROM ins
+        UNION ALL
+        SELECT b.site_id, b.created_at, false FROM bookmarks b, site
+        WHERE b.user_id = ${userId} AND b.site_id = site.id AND NOT EXISTS (SELECT 1 FROM ins)`;
+      return rows[0] ?? null;
+    },
+
+    async removeBookmark(userId: string, siteId: string): Promise<boolean> {
+      const { count } = await db.bookmark.deleteMany({ where: { userId, siteId } });
+      return count > 0;
+    },
+
+    /** Sites for the sitemap, most relevant first. */
+    sitemapSites: (limit: number) =>
+      db.site.findMany({
+        select: { id: true, lastActivityAt: true },
+        orderBy: [{ hotScore: 'desc' }, { id: 'asc' }],
+        take: limit,
+      }),
+
+    /** Sites still pending a scrape since before `olderThan` (re-queue sweep). */
+    pendingScrapes: (olderThan: Date, limit: number) =>
+      db.site.findMany({
+        where: { scrapeStatus: 'pending', firstSubmittedAt: { lt: olderThan } },
+        select: { id: true },
+        orderBy: { firstSubmittedAt: 'asc' },
+        take: limit,
+      }),
+  };
+}
+export type SiteStore = ReturnType<typeof createSiteStore>;

@@ -1,0 +1,31 @@
+// API settings: the production-only requirements and the defaults.
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig } from '@svc/service-kit';
+import { DEV_IP_HASH_SECRET, configSchema, ipHashSecret } from '../src/config.js';
+
+describe('sites API config', () => {
+  it('requires IP_HASH_SECRET in production and has a dev default elsewhere', () => {
+    expect(() => ipHashSecret({ NODE_ENV: 'production', IP_HASH_SECRET: undefined })).toThrow(
+      ConfigError,
+    );
+    expect(ipHashSecret({ NODE_ENV: 'production', IP_HASH_SECRET: 's3cret' })).toBe('s3cret');
+    expect(ipHashSecret({ NODE_ENV: 'development', IP_HASH_SECRET: undefined })).toBe(
+      DEV_IP_HASH_SECRET,
+    );
+  });
+
+  it('defaults the caches, the sitemap size and the public origin', () => {
+    const config = loadConfig(configSchema, {});
+    expect(config).toMatchObject({
+      SITES_LIST_CACHE_MS: 5000,
+      SITES_COUNT_CACHE_MS: 30000,
+      SITEMAP_MAX_SITES: 10000,
+      PUBLIC_BASE_URL: 'http://localhost:8080',
+    });
+  });
+
+  it('refuses a sitemap beyond the protocol limit and a bad public origin', () => {
+    expect(() => loadConfig(configSchema, { SITEMAP_MAX_SITES: '50000' })).toThrow(ConfigError);
+    expect(() => loadConfig(configSchema, { PUBLIC_BASE_URL: 'not a url' })).toThrow(ConfigError);
+  });
+});
