@@ -1,33 +1,68 @@
 // The chat express app, built from injected dependencies (tests pass their own).
-// The /api/messages endpoints (and the internal entrance call) come with issue #5: until
-// then only the kit's /healthz, /readyz and /metrics answer, and every other path is a
-// JSON 404.
 import type { Express } from 'express';
 import {
+  createEventPublisher,
   createServiceApp,
   postgresCheck,
   redisCheck,
+  sessionMiddleware,
   type Logger,
   type Metrics,
   type Redis,
 } from '@svc/service-kit';
-import type { PrismaClient } from './generated/prisma/client.js';
+import { createChatRoom, type ChatRoom } from './chat-room.js';
+import { geoipLiteLookup, type GeoLookup } from './geo-lookup.js';
+import { registerInternalRoutes } from './routes/internal-routes.js';
+import { registerMessageRoutes } from './routes/message-routes.js';
+import { createChatStore, type ChatDb } from './store.js';
 
 export interface AppDeps {
   logger: Logger;
   metrics?: Metrics;
-  db: PrismaClient;
+  db: ChatDb;
   redis: Redis;
+  redisPrefix: string;
+  /** ES256 public key verifying sn_token sessions. */
+  publicKey: string;
+  ipHashSecret: string;
+  internalToken: string;
+  geo?: GeoLookup;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
 }
 
-export function buildApp(deps: AppDeps): Express {
+export function buildRoom(deps: AppDeps): ChatRoom {
+  return createChatRoom({
+    store: createChatStore(deps.db),
+    events: createEventPublisher(deps.redis, deps.redisPrefix),
+    redis: deps.redis,
+    redisPrefix: deps.redisPrefix,
+    geo: deps.geo ?? geoipLiteLookup,
+    ipHashSecret: deps.ipHashSecret,
+    logger: deps.logger,
+  });
+}
+
+export function buildApp(deps: AppDeps, room: ChatRoom = buildRoom(deps)): Express {
   return createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,
+    // Chat bodies are at most 200 characters; 4 KiB leaves room for JSON escaping.
+    bodyLimit: '4kb',
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
-    routes: () => {},
+    routes: (app) => {
+      registerInternalRoutes(app, { room, internalToken: deps.internalToken });
+      registerMessageRoutes(app, {
+        room,
+        redis: deps.redis,
+        redisPrefix: deps.redisPrefix,
+        session: sessionMiddleware({
+          publicKey: deps.publicKey,
+          redis: deps.redis,
+          prefix: deps.redisPrefix,
+        }),
+      });
+    },
   });
 }

@@ -1,13 +1,41 @@
 // chat settings (DECISIONS.md §8), validated at start.
 import { z } from 'zod';
+import { DEV_INTERNAL_TOKEN } from '@svc/types';
 import { SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
 
-export const configSchema = baseConfigSchema.extend({
-  PORT: settings.port(SERVICES.chat.port),
-  /** Own database URL; unset = DATABASE_URL with the `chat` schema. */
-  CHAT_DATABASE_URL: settings.optionalString,
-  /** ES256 public key (PEM) that verifies `sn_token` sessions; required once the endpoints exist. */
-  JWT_PUBLIC_KEY: settings.pem,
-});
+/** Used outside production when IP_HASH_SECRET is unset (production requires the setting). */
+const DEV_IP_HASH_SECRET = 'dev-ip-hash-secret';
+
+export const configSchema = baseConfigSchema
+  .extend({
+    PORT: settings.port(SERVICES.chat.port),
+    /** Own database URL; unset = DATABASE_URL with the `chat` schema. */
+    CHAT_DATABASE_URL: settings.optionalString,
+    /** ES256 public key (PEM) that verifies `sn_token` sessions (dev: the shared dev pair). */
+    JWT_PUBLIC_KEY: settings.pem,
+    /** Keys the HMAC of client IPs (likes, visitor names); required in production. */
+    IP_HASH_SECRET: settings.optionalString,
+    /** Shared secret realtime sends on /internal/entrance; required in production. */
+    INTERNAL_TOKEN: settings.optionalString,
+    /** Parallel system-message jobs of the BullMQ worker. */
+    SYSTEM_MESSAGE_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
+  })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV !== 'production') return;
+    for (const name of ['IP_HASH_SECRET', 'INTERNAL_TOKEN'] as const) {
+      if (!c[name] || c[name].length < 16) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'a secret of at least 16 characters is required in production',
+        });
+      }
+    }
+  })
+  .transform((c) => ({
+    ...c,
+    IP_HASH_SECRET: c.IP_HASH_SECRET ?? DEV_IP_HASH_SECRET,
+    INTERNAL_TOKEN: c.INTERNAL_TOKEN ?? DEV_INTERNAL_TOKEN,
+  }));
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,23 +1,63 @@
-// chat process: configuration, wiring, listen, graceful shutdown.
-import { createPgAdapter, createRuntime, exitOnStartupError, loadConfig } from '@svc/service-kit';
-import { buildApp } from './app.js';
+// chat process: configuration, wiring, listen, graceful shutdown. The system-message
+// worker (BullMQ) runs in this same process.
+import {
+  createPgAdapter,
+  createRedis,
+  createRuntime,
+  exitOnStartupError,
+  loadConfig,
+  loadJwtKeys,
+  withTimeout,
+} from '@svc/service-kit';
+import { buildApp, buildRoom, type AppDeps } from './app.js';
 import { configSchema } from './config.js';
+import { geoipLiteLookup } from './geo-lookup.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { startSystemMessageWorker } from './system-message-worker.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
+  const keys = loadJwtKeys({
+    publicKey: config.JWT_PUBLIC_KEY,
+    production: config.NODE_ENV === 'production',
+    needPrivate: false,
+  });
   const rt = createRuntime('chat', config);
   const db = new PrismaClient({
     adapter: createPgAdapter(rt.databaseTarget(config.CHAT_DATABASE_URL)),
   });
-  const app = buildApp({
+  const deps: AppDeps = {
     logger: rt.logger,
     metrics: rt.metrics,
     db,
     redis: rt.redis,
+    redisPrefix: config.REDIS_PREFIX,
+    publicKey: keys.publicKey,
+    ipHashSecret: config.IP_HASH_SECRET,
+    internalToken: config.INTERNAL_TOKEN,
     trustProxy: config.TRUSTED_PROXIES,
+  };
+  const room = buildRoom(deps);
+  // Load the IP database now (~130 ms, synchronous) rather than in the first request.
+  geoipLiteLookup('127.0.0.1');
+  const queueRedis = createRedis(config.REDIS_URL, rt.logger, {
+    name: 'chat-queue',
+    forQueues: true,
   });
-  await rt.serve(app, [() => db.$disconnect()]);
+  const worker = startSystemMessageWorker({
+    room,
+    connection: queueRedis,
+    redisPrefix: config.REDIS_PREFIX,
+    logger: rt.logger,
+    concurrency: config.SYSTEM_MESSAGE_CONCURRENCY,
+  });
+  // Bounded: with Redis down, closing the worker (and QUIT on a client with the offline
+  // queue on) would wait for Redis forever. An unfinished job is simply run again later.
+  await rt.serve(buildApp(deps, room), [
+    () => withTimeout(worker.close(), 5000, 'system message worker').catch(() => undefined),
+    () => queueRedis.disconnect(),
+    () => db.$disconnect(),
+  ]);
 }
 
 main().catch(exitOnStartupError('chat'));

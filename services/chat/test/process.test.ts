@@ -1,35 +1,102 @@
-// The real entry point: starts, serves its health endpoints, stops cleanly on SIGTERM.
+// The real entry point: starts on a migrated schema, serves messages, consumes a system
+// message posted through the kit's producer, stops cleanly on SIGTERM.
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '@svc/service-kit/testing';
-import { spawnService, waitForOk, type ServiceProcess } from '@svc/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createLogger, createRedis, createSystemMessageProducer } from '@svc/service-kit';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  clearRedisPrefix,
+  createTestDatabase,
+  spawnService,
+  startTcpProxy,
+  testRedisPrefix,
+  waitForOk,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@svc/service-kit/testing';
+import { migrationsDir } from './harness.js';
 
 const SERVICE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const prefix = testRedisPrefix();
 
 let proc: ServiceProcess | undefined;
-
-afterAll(() => {
+let testDb: TestDatabase;
+beforeAll(async () => {
+  testDb = await createTestDatabase(migrationsDir);
+});
+afterAll(async () => {
   if (proc && proc.child.exitCode === null) proc.child.kill('SIGKILL');
+  await clearRedisPrefix(prefix);
+  await testDb.drop();
 });
 
 describe('chat process', () => {
-  it('serves /healthz and /readyz, then exits 0 within 10 s of SIGTERM', async () => {
+  it('serves messages, stores queued system messages, then exits 0 within 10 s of SIGTERM', async () => {
     proc = await spawnService({
       cwd: SERVICE_ROOT,
       source: true,
       entry: 'src/main.ts',
       env: {
-        // Readiness only runs SELECT 1: no tables needed.
         DATABASE_URL: TEST_DATABASE_URL,
-        CHAT_DATABASE_URL: '',
+        CHAT_DATABASE_URL: testDb.url,
         REDIS_URL: TEST_REDIS_URL,
+        REDIS_PREFIX: prefix,
       },
     });
     await waitForOk(proc, '/healthz');
     await waitForOk(proc, '/readyz', 10_000);
-    const res = await fetch(`http://127.0.0.1:${proc.port}/api/messages`);
-    expect(res.status).toBe(404);
+    const posted = await fetch(`${proc.url}/api/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'from the process test' }),
+    });
+    expect(posted.status).toBe(201);
+
+    const queueRedis = createRedis(TEST_REDIS_URL, createLogger('t', 'silent'), {
+      forQueues: true,
+    });
+    const producer = createSystemMessageProducer(queueRedis, prefix);
+    await producer.post({
+      content_key: 'app_blocked',
+      content_params: { slug: 'p', name: 'Proc' },
+    });
+    await producer.close();
+    queueRedis.disconnect();
+    let contents: string[] = [];
+    for (let i = 0; i < 100 && !contents.includes('App blocked: Proc'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const res = await fetch(`${proc.url}/api/messages`);
+      contents = ((await res.json()) as { messages: Array<{ content: string }> }).messages.map(
+        (m) => m.content,
+      );
+    }
+    expect(contents).toEqual(['from the process test', 'App blocked: Proc']);
 
     expect(await proc.stop(10_000)).toBe(0);
   }, 90_000);
+
+  it('starts and stops within 10 s of SIGTERM while Redis is unreachable', async () => {
+    const redis = await startTcpProxy(6379);
+    await redis.cut();
+    try {
+      const down = await spawnService({
+        cwd: SERVICE_ROOT,
+        source: true,
+        entry: 'src/main.ts',
+        env: {
+          DATABASE_URL: TEST_DATABASE_URL,
+          CHAT_DATABASE_URL: testDb.url,
+          REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+          REDIS_PREFIX: prefix,
+        },
+      });
+      await waitForOk(down, '/healthz');
+      expect((await fetch(`${down.url}/readyz`)).status).toBe(503);
+      expect(await down.stop(10_000)).toBe(0);
+    } finally {
+      await redis.restore(); // close() waits for a listening proxy
+      await redis.close();
+    }
+  }, 60_000);
 });

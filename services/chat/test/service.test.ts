@@ -14,8 +14,9 @@ import {
   createTestDatabase,
   type TestDatabase,
   deadRedis as createDeadRedis,
+  generateTestKeyPair,
 } from '@svc/service-kit/testing';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppDeps } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 
 const logger = createLogger('chat-test', 'silent');
@@ -25,6 +26,13 @@ let testDb: TestDatabase;
 let db: PrismaClient;
 let redis: Redis;
 const extra: Array<() => Promise<unknown>> = [];
+const secrets = {
+  redisPrefix: 'test:chat-service:',
+  publicKey: generateTestKeyPair().publicKey,
+  ipHashSecret: 's',
+  internalToken: 't',
+};
+const app = (deps: Omit<AppDeps, keyof typeof secrets>) => buildApp({ ...deps, ...secrets });
 
 beforeAll(async () => {
   testDb = await createTestDatabase(migrations);
@@ -42,13 +50,13 @@ afterAll(async () => {
 
 describe('chat app', () => {
   it('GET /healthz is 200', async () => {
-    const res = await request(buildApp({ logger, db, redis })).get('/healthz');
+    const res = await request(app({ logger, db, redis })).get('/healthz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok' });
   });
 
   it('GET /readyz is 200 with PostgreSQL and Redis up', async () => {
-    const res = await request(buildApp({ logger, db, redis })).get('/readyz');
+    const res = await request(app({ logger, db, redis })).get('/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
   });
@@ -56,7 +64,7 @@ describe('chat app', () => {
   it('GET /readyz is 503 when Redis is unreachable', async () => {
     const deadRedis = createDeadRedis();
     extra.push(async () => deadRedis.disconnect());
-    const res = await request(buildApp({ logger, db, redis: deadRedis })).get('/readyz');
+    const res = await request(app({ logger, db, redis: deadRedis })).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toEqual({
       status: 'unavailable',
@@ -67,15 +75,15 @@ describe('chat app', () => {
   it('GET /readyz is 503 when PostgreSQL is unreachable', async () => {
     const deadDb = new PrismaClient({ adapter: createPgAdapter({ ...testDb.target, port: 1 }) });
     extra.push(() => deadDb.$disconnect());
-    const res = await request(buildApp({ logger, db: deadDb, redis })).get('/readyz');
+    const res = await request(app({ logger, db: deadDb, redis })).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body.checks).toEqual({ postgres: 'unavailable', redis: 'ok' });
   });
 
-  it('answers a JSON 404 for unknown paths (no endpoints before issue #5)', async () => {
-    const app = buildApp({ logger, db, redis });
-    for (const path of ['/nope', '/api/messages', '/api/messages/abc/like']) {
-      const res = await request(app).get(path);
+  it('answers a JSON 404 for unknown paths', async () => {
+    const chat = app({ logger, db, redis });
+    for (const path of ['/nope', '/api/messages/abc', '/internal/nope', '/api/internal/entrance']) {
+      const res = await request(chat).get(path);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/application\/json/);
       expect(res.body).toEqual({ error: 'Not found' });
@@ -83,7 +91,7 @@ describe('chat app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(buildApp({ logger, db, redis, metrics: createMetrics('chat') })).get(
+    const res = await request(app({ logger, db, redis, metrics: createMetrics('chat') })).get(
       '/metrics',
     );
     expect(res.status).toBe(200);

@@ -1,24 +1,45 @@
-// The realtime express app, built from injected dependencies (tests pass their own).
-// The WebSocket at /api/ws (Redis pub/sub fan-out, pings, entrance messages) comes with
-// issue #5: until then only the kit's /healthz, /readyz and /metrics answer, and every
-// other request (an upgrade included) gets a JSON 404.
+// The realtime express app: health, readiness, metrics, and the plain-HTTP answer of
+// /api/ws (426: only a WebSocket handshake is served there; ws-server.ts takes upgrades).
 import type { Express } from 'express';
-import { createServiceApp, redisCheck, type Logger, type Metrics, type Redis } from '@svc/service-kit';
+import {
+  createServiceApp,
+  redisCheck,
+  type Logger,
+  type Metrics,
+  type Redis,
+} from '@svc/service-kit';
+import { WS_PATH } from '@svc/types';
 
 export interface AppDeps {
   logger: Logger;
   metrics?: Metrics;
   redis: Redis;
+  /** The pub/sub client: without it no event reaches anyone. */
+  subscriber?: Redis;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
 }
 
 export function buildApp(deps: AppDeps): Express {
+  const subscriber = deps.subscriber;
   return createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,
-    readiness: { redis: redisCheck(deps.redis) },
-    routes: () => {},
+    readiness: {
+      redis: redisCheck(deps.redis),
+      ...(subscriber && {
+        subscriber: async () => {
+          if (subscriber.status !== 'ready') throw new Error('subscriber not connected');
+        },
+      }),
+    },
+    routes: (app) => {
+      app.get(WS_PATH, (_req, res) => {
+        res.setHeader('Upgrade', 'websocket');
+        res.setHeader('Connection', 'Upgrade');
+        res.status(426).json({ error: 'Upgrade required' });
+      });
+    },
   });
 }

@@ -1,11 +1,37 @@
 // realtime settings (DECISIONS.md §8), validated at start.
 import { z } from 'zod';
+import { DEV_INTERNAL_TOKEN, WS_PING_INTERVAL_MS } from '@svc/types';
 import { SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
 
-export const configSchema = baseConfigSchema.extend({
-  PORT: settings.port(SERVICES.realtime.port),
-  /** The chat service, which stores the entrance message of each new WebSocket client. */
-  CHAT_URL: settings.url(`http://127.0.0.1:${SERVICES.chat.port}`),
-});
+export const configSchema = baseConfigSchema
+  .extend({
+    PORT: settings.port(SERVICES.realtime.port),
+    /** The chat service, which stores the entrance message of each new WebSocket client. */
+    CHAT_URL: settings.url(`http://127.0.0.1:${SERVICES.chat.port}`),
+    /** Shared secret for chat's /internal/entrance; required in production. */
+    INTERNAL_TOKEN: settings.optionalString,
+    /** Protocol-level ping period; a peer that missed the previous ping is dropped. */
+    WS_PING_INTERVAL_MS: z.coerce.number().int().min(100).default(WS_PING_INTERVAL_MS),
+    /** A client whose unsent data would pass this many bytes is disconnected (slow reader). */
+    WS_MAX_BUFFERED_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(128 * 1024),
+    /** How long shutdown waits for clients to answer the 1012 close before cutting them. */
+    WS_CLOSE_GRACE_MS: z.coerce.number().int().min(0).default(3000),
+    /** Timeout of the entrance call to chat (fire-and-forget). */
+    ENTRANCE_TIMEOUT_MS: z.coerce.number().int().min(50).default(2000),
+  })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV === 'production' && (!c.INTERNAL_TOKEN || c.INTERNAL_TOKEN.length < 16)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INTERNAL_TOKEN'],
+        message: 'a secret of at least 16 characters is required in production',
+      });
+    }
+  })
+  .transform((c) => ({ ...c, INTERNAL_TOKEN: c.INTERNAL_TOKEN ?? DEV_INTERNAL_TOKEN }));
 
 export type Config = z.infer<typeof configSchema>;

@@ -47,9 +47,16 @@ describe('realtime app', () => {
     expect(res.body).toEqual({ status: 'unavailable', checks: { redis: 'unavailable' } });
   });
 
-  it('answers a JSON 404 for unknown paths (no endpoints before issue #5)', async () => {
+  it('answers plain HTTP on /api/ws with 426 (only WebSocket handshakes are served)', async () => {
+    const res = await request(buildApp({ logger, redis })).get('/api/ws');
+    expect(res.status).toBe(426);
+    expect(res.headers.upgrade).toBe('websocket');
+    expect(res.body).toEqual({ error: 'Upgrade required' });
+  });
+
+  it('answers a JSON 404 for unknown paths', async () => {
     const app = buildApp({ logger, redis });
-    for (const path of ['/nope', '/api/ws']) {
+    for (const path of ['/nope', '/api/ws/x']) {
       const res = await request(app).get(path);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/application\/json/);

@@ -1,26 +1,56 @@
 // The translate express app, built from injected dependencies (tests pass their own).
-// POST /api/translate comes with issue #5: until then only the kit's /healthz, /readyz
-// and /metrics answer, and every other path is a JSON 404. Redis holds the 24 h
-// translation cache (and the rate-limit counters), so readiness checks Redis.
+// Redis holds the rate-limit counters and the 24 h translation cache, but translation
+// works without it (the cache is skipped, the kit's in-memory insurance limiter counts),
+// so readiness does not depend on it: a Redis outage must not take every translate pod out
+// of service. The outage is visible in the logs (one warning per outage) instead.
 import type { Express } from 'express';
-import { createServiceApp, redisCheck, type Logger, type Metrics, type Redis } from '@svc/service-kit';
+import { createServiceApp, type Logger, type Metrics, type Redis } from '@svc/service-kit';
+import type { Translator } from './ai-translator.js';
+import { TRANSLATE_LIMIT_PER_MINUTE } from './config.js';
+import { translateRoutes } from './routes/translate-routes.js';
+import { createTranslateText } from './translate.js';
+import { createTranslationCache } from './translation-cache.js';
 
 export interface AppDeps {
   logger: Logger;
   metrics?: Metrics;
   redis: Redis;
+  /** REDIS_PREFIX: prefix of the cache and rate-limit keys. */
+  redisPrefix?: string;
+  /** Undefined when no AI provider is configured: translations needing it answer 503. */
+  translator?: Translator;
+  /** POST /api/translate per IP per minute (default 20). */
+  rateLimitPerMinute?: number;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
 }
 
 export function buildApp(deps: AppDeps): Express {
+  const redisPrefix = deps.redisPrefix ?? '';
+  const cache = createTranslationCache({
+    redis: deps.redis,
+    prefix: redisPrefix,
+    logger: deps.logger,
+  });
+  const translateText = createTranslateText({
+    translator: deps.translator,
+    cache,
+    logger: deps.logger,
+  });
   return createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,
     // Translation bodies are at most 2000 characters (up to 4 bytes each in UTF-8).
     bodyLimit: '16kb',
-    readiness: { redis: redisCheck(deps.redis) },
-    routes: () => {},
+    readiness: {},
+    routes: (app) => {
+      translateRoutes(app, {
+        translateText,
+        redis: deps.redis,
+        redisPrefix,
+        perMinute: deps.rateLimitPerMinute ?? TRANSLATE_LIMIT_PER_MINUTE,
+      });
+    },
   });
 }

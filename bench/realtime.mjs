@@ -1,0 +1,331 @@
+// Realtime benchmark (bench/README.md "Chat and realtime"). Run from the repository root
+// after `pnpm build`, under the machine-wide benchmark lock:
+//   flock /tmp/bench.lock node bench/realtime.mjs [--clients 10000] [--generators 4]
+// Starts the built chat and realtime processes (node dist/main.js) on a fresh PostgreSQL
+// schema and a private Redis prefix, opens the WebSocket clients from separate generator
+// processes, and measures:
+//   1. memory per connection of one realtime process (RSS delta / clients);
+//   2. latency from "message sent" to "arrived at the client", for every client, of chat
+//      messages POSTed to chat (HTTP → PostgreSQL → Redis pub/sub → realtime → sockets) and
+//      of events published straight to Redis; target p99 < 250 ms;
+//   3. delivery rate (messages handed to clients per second) for a burst of events with one
+//      realtime process holding all clients, then with two processes sharing them.
+// Clients connect directly to realtime, not through the gateway: the gateway tunnels an
+// upgraded socket byte for byte, so through it every client would cost two more sockets on
+// this 2-CPU machine (one in, one out) and the generators would compete with it for CPU.
+import { execSync, fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { cpuMs as cpuMsOf } from './lib/process-cpu.mjs';
+import { freePort, sleep } from './lib/processes.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const CLIENTS = arg('clients', 10_000);
+const GENERATORS = arg('generators', 4);
+const LATENCY_EVENTS = arg('events', 20); // per mode
+const BURST = arg('burst', 100);
+const GAP_MS = arg('gap', 1000);
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_test';
+const prefix = `bench:rt:${randomBytes(4).toString('hex')}:`;
+const nowMs = () => performance.timeOrigin + performance.now();
+const log = (...a) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
+
+const rtRequire = createRequire(`${root}services/realtime/package.json`);
+const { Redis } = rtRequire('ioredis');
+const { createTestDatabase } = await import(`${root}packages/service-kit/dist/testing.js`);
+
+// ---- limits of this machine ------------------------------------------------------------
+const nofile = Number(execSync('ulimit -n', { shell: '/bin/bash' }).toString().trim());
+const [portLow, portHigh] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+  .trim()
+  .split(/\s+/)
+  .map(Number);
+log(`ulimit -n ${nofile}; ephemeral ports ${portLow}-${portHigh} (${portHigh - portLow + 1})`);
+if (nofile < CLIENTS + 500)
+  throw new Error(`ulimit -n ${nofile} is too low for ${CLIENTS} clients in one realtime process`);
+if (portHigh - portLow + 1 < CLIENTS + 1000) throw new Error('ephemeral port range too small');
+
+// ---- processes ---------------------------------------------------------------------------
+const children = [];
+async function startService(name, env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: `${root}services/${name}`,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      ...env,
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { child, port, url };
+    await sleep(100);
+  }
+  throw new Error(`${name} did not become ready`);
+}
+
+const rssKb = (pid) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+async function metric(url, name, labels = '') {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+// ---- generators ----------------------------------------------------------------------------
+const generators = [];
+for (let i = 0; i < GENERATORS; i++) {
+  const g = fork(`${root}bench/realtime-clients.mjs`, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.push(g);
+  await new Promise((resolve) => g.once('message', resolve));
+  generators.push(g);
+}
+const ask = (g, msg, type) =>
+  new Promise((resolve) => {
+    const on = (m) => {
+      if (m.type !== type) return;
+      g.off('message', on);
+      resolve(m);
+    };
+    g.on('message', on);
+    g.send(msg);
+  });
+const askAll = (msg, type) => Promise.all(generators.map((g) => ask(g, msg, type)));
+
+async function connectClients(urls) {
+  const started = Date.now();
+  const per = Math.ceil(CLIENTS / GENERATORS);
+  const results = await Promise.all(
+    generators.map((g, i) =>
+      ask(
+        g,
+        {
+          cmd: 'connect',
+          urls: urls.map((u) => u.replace('http', 'ws') + '/api/ws'),
+          count: Math.min(per, CLIENTS - i * per),
+        },
+        'connected',
+      ),
+    ),
+  );
+  const ok = results.reduce((s, r) => s + r.ok, 0);
+  const failed = results.reduce((s, r) => s + r.failed, 0);
+  log(
+    `connected ${ok} clients (${failed} failed) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return ok;
+}
+
+async function collect() {
+  const reports = await askAll({ cmd: 'report' }, 'report');
+  const latencies = {};
+  const counts = {};
+  let delivered = 0;
+  let firstAt = Infinity;
+  let lastAt = 0;
+  let closedByServer = 0;
+  let open = 0;
+  for (const r of reports) {
+    for (const [key, xs] of Object.entries(r.latencies)) (latencies[key] ??= []).push(...xs);
+    for (const [seq, n] of Object.entries(r.counts)) counts[seq] = (counts[seq] ?? 0) + n;
+    delivered += r.delivered;
+    firstAt = Math.min(firstAt, r.firstAt);
+    lastAt = Math.max(lastAt, r.lastAt);
+    closedByServer += r.closedByServer;
+    open += r.open;
+  }
+  return { latencies, counts, delivered, firstAt, lastAt, closedByServer, open };
+}
+
+const pct = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+function summary(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const r = (v) => Math.round(v * 10) / 10;
+  return {
+    n: s.length,
+    p50: r(pct(s, 50)),
+    p90: r(pct(s, 90)),
+    p99: r(pct(s, 99)),
+    max: r(s[s.length - 1]),
+  };
+}
+
+// ---- run -----------------------------------------------------------------------------------
+const report = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  loadavgAtStart: os.loadavg().map((x) => Math.round(x * 10) / 10),
+  clients: CLIENTS,
+  generators: GENERATORS,
+};
+const pub = new Redis(REDIS_URL);
+const channel = `${prefix}svc:events`;
+let seq = 0;
+const benchEvent = (mode) => ({
+  event: 'new_message',
+  payload: {
+    id: `bench-${seq}`,
+    type: 'chat',
+    content: `bench:${mode}:${seq++}:${nowMs()}`,
+    content_key: null,
+    content_params: null,
+    sender_name: 'Visitor from Tokyo #1A2B',
+    sender_location: 'JP|Tokyo',
+    created_at: new Date().toISOString(),
+  },
+});
+
+const db = await createTestDatabase(`${root}services/chat/prisma/migrations`);
+try {
+  const chat = await startService('chat', { DATABASE_URL, CHAT_DATABASE_URL: db.url });
+  const a = await startService('realtime', { CHAT_URL: chat.url });
+  await sleep(1500);
+  const rssBefore = rssKb(a.child.pid);
+
+  // 1. memory
+  const connected = await connectClients([a.url]);
+  await sleep(3000);
+  const rssAfter = rssKb(a.child.pid);
+  report.memory = {
+    rssBeforeMb: Math.round(rssBefore / 1024),
+    rssAfterMb: Math.round(rssAfter / 1024),
+    clients: connected,
+    kbPerConnection: Math.round(((rssAfter - rssBefore) / connected) * 10) / 10,
+  };
+  log('memory', report.memory);
+
+  // 2. latency of single messages (GAP_MS apart, so each is measured on its own, as chat
+  //    traffic is: 10 posts/min per IP): POST through chat, and direct publish
+  await collect();
+  const cpuBefore = cpuMsOf(a.child.pid);
+  for (let i = 0; i < LATENCY_EVENTS; i++) {
+    const s = seq++;
+    const content = `bench:post:${s}:${nowMs()}`;
+    // One client address per post (the gateway would forward it), so 10/min per IP holds.
+    const res = await fetch(`${chat.url}/api/messages`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': `10.77.${i >> 8}.${i & 255}`,
+      },
+      body: JSON.stringify({ content }),
+    });
+    if (res.status !== 201) throw new Error(`POST /api/messages answered ${res.status}`);
+    await sleep(GAP_MS);
+    await pub.publish(channel, JSON.stringify(benchEvent('publish')));
+    await sleep(GAP_MS);
+  }
+  const cpuMs = cpuMsOf(a.child.pid) - cpuBefore;
+  await sleep(1500);
+  const lat = await collect();
+  const expected = LATENCY_EVENTS * 2 * connected;
+  // Over all deliveries of a mode, and per message (the spread shows neighbours' load).
+  const byMode = (mode) => {
+    const keys = Object.keys(lat.latencies).filter((k) => k.startsWith(`${mode}:`));
+    const perMessageP99 = keys.map((k) => summary(lat.latencies[k]).p99).sort((x, y) => x - y);
+    return {
+      ...summary(keys.flatMap((k) => lat.latencies[k])),
+      perMessageP99: {
+        min: perMessageP99[0],
+        median: pct(perMessageP99, 50),
+        max: perMessageP99[perMessageP99.length - 1],
+        under250: `${perMessageP99.filter((x) => x < 250).length}/${perMessageP99.length}`,
+      },
+    };
+  };
+  report.latency = {
+    post: byMode('post'),
+    publish: byMode('publish'),
+    deliveredOfExpected: `${lat.delivered}/${expected}`,
+    serverDisconnects: lat.closedByServer,
+    realtimeCpuMicrosPerDelivery:
+      Math.round(((cpuMs * 1000) / Math.max(1, lat.delivered)) * 10) / 10,
+    broadcastSecondsSum: await metric(a.url, 'realtime_broadcast_duration_seconds_sum'),
+  };
+  log('latency ms', report.latency);
+
+  // 3. burst delivery rate: one process, then two
+  async function burst(label, urls) {
+    await collect();
+    const t0 = nowMs();
+    for (let i = 0; i < BURST; i++) await pub.publish(channel, JSON.stringify(benchEvent('burst')));
+    const want = BURST * connectedNow;
+    let total = 0;
+    let last = t0;
+    // Collect until everything arrived, or nothing new came for 3 s.
+    for (let idle = 0; total < want && idle < 12;) {
+      await sleep(250);
+      const r = await collect();
+      total += r.delivered;
+      if (r.delivered) {
+        last = Math.max(last, r.lastAt);
+        idle = 0;
+      } else idle++;
+    }
+    const seconds = (last - t0) / 1000;
+    const out = {
+      processes: urls.length,
+      clients: connectedNow,
+      events: BURST,
+      delivered: `${total}/${want}`,
+      seconds: Math.round(seconds * 100) / 100,
+      deliveriesPerSecond: Math.round(total / seconds),
+    };
+    log(label, out);
+    return out;
+  }
+  let connectedNow = connected;
+  report.burstOne = await burst('burst, 1 process', [a.url]);
+
+  await askAll({ cmd: 'close' }, 'closed');
+  await sleep(1000);
+  const b = await startService('realtime', { CHAT_URL: chat.url });
+  connectedNow = await connectClients([a.url, b.url]);
+  await sleep(2000);
+  report.burstTwo = await burst('burst, 2 processes', [a.url, b.url]);
+  report.slowDisconnects =
+    (await metric(a.url, 'realtime_server_disconnects_total', 'reason="slow"')) +
+    (await metric(b.url, 'realtime_server_disconnects_total', 'reason="slow"'));
+
+  report.loadavgAtEnd = os.loadavg().map((x) => Math.round(x * 10) / 10);
+  mkdirSync(`${root}bench/results`, { recursive: true });
+  const file = `${root}bench/results/realtime-${report.date.slice(0, 19).replace(/:/g, '-')}.json`;
+  writeFileSync(file, JSON.stringify(report, null, 2));
+  log(`report written to ${file}`);
+  const pass =
+    report.latency.post.p99 < 250 &&
+    report.latency.publish.p99 < 250 &&
+    report.memory.kbPerConnection < 30;
+  log(pass ? 'targets met' : 'TARGETS MISSED');
+  process.exitCode = pass ? 0 : 1;
+} finally {
+  await askAll({ cmd: 'close' }, 'closed').catch(() => undefined);
+  for (const c of children) c.kill('SIGTERM');
+  pub.disconnect();
+  await sleep(500);
+  await db.drop();
+}

@@ -1,0 +1,146 @@
+// What chat does, independent of HTTP: post, like, entrance and system messages. Each
+// stored message is published as `new_message`, each like as `like` (DECISIONS §5).
+import { nanoid } from 'nanoid';
+import {
+  ENTRANCE_CONTENT,
+  ENTRANCE_COOLDOWN_SECONDS,
+  type ChatMessage,
+  type LikePayload,
+  type SystemMessageJob,
+} from '@svc/types';
+import type { Caller, EventPublisher, Logger, Redis } from '@svc/service-kit';
+import { HttpError, ERROR_MESSAGES_FOR_CHAT } from './errors.js';
+import { formatSenderLocation, geoSenderName } from './domain/geo-name.js';
+import { hashIp, likerKey, visitorTag } from './domain/ip-hash.js';
+import { SYSTEM_SENDER_NAME, systemMessageText } from './domain/system-message-text.js';
+import type { GeoLookup } from './geo-lookup.js';
+import type { ChatStore } from './store.js';
+
+export interface ChatRoomDeps {
+  store: ChatStore;
+  events: EventPublisher;
+  redis: Redis;
+  redisPrefix: string;
+  geo: GeoLookup;
+  ipHashSecret: string;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** Who is speaking: a logged-in user by username, a visitor by a geo-based name. */
+interface Speaker {
+  name: string;
+  location: string | null;
+  userId: string | null;
+  ipHash: string;
+}
+
+export function createChatRoom(deps: ChatRoomDeps) {
+  const { store, events, redis, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  function speaker(ip: string, caller?: Caller): Speaker {
+    const place = deps.geo(ip);
+    return {
+      name: caller?.username ?? geoSenderName(place, visitorTag(deps.ipHashSecret, ip, now())),
+      location: formatSenderLocation(place),
+      userId: caller?.userId ?? null,
+      ipHash: hashIp(deps.ipHashSecret, ip),
+    };
+  }
+
+  /**
+   * Pub/sub is the only way a message reaches open sockets: a post is refused (503) while
+   * Redis is down rather than stored silently. A publish failing after the insert is logged;
+   * the message is stored and listed, so the 201 stays true.
+   */
+  function requireRedis(): void {
+    if (redis.status !== 'ready') throw new Error('Redis is not ready');
+  }
+
+  async function publish(event: 'new_message' | 'like', payload: ChatMessage | LikePayload) {
+    try {
+      await events.publish(event, payload);
+    } catch (err) {
+      logger.warn({ err, event }, 'event not published');
+    }
+  }
+
+  return {
+    list: (limit: number) => store.listRecent(limit),
+
+    async post(content: string, ip: string, caller?: Caller): Promise<ChatMessage> {
+      requireRedis();
+      const who = speaker(ip, caller);
+      const message = await store.insert({
+        id: nanoid(),
+        type: 'chat',
+        content,
+        senderName: who.name,
+        senderLocation: who.location,
+        senderUserId: who.userId,
+        senderIpHash: who.ipHash,
+      });
+      await publish('new_message', message);
+      return message;
+    },
+
+    async like(messageId: string, ip: string, caller?: Caller) {
+      requireRedis();
+      const who = speaker(ip, caller);
+      const result = await store.like(messageId, likerKey(caller?.userId, who.ipHash));
+      if (result.status === 'not_found')
+        throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.messageNotFound);
+      if (result.status === 'duplicate')
+        throw new HttpError(409, ERROR_MESSAGES_FOR_CHAT.alreadyLiked);
+      await publish('like', { messageId, fromUser: who.name, toUser: result.senderName });
+      return { liked: true as const, like_count: result.likeCount };
+    },
+
+    /**
+     * At most one entrance per IP per window: a Redis SET NX with expiry claims the window
+     * first (shared by every chat replica); if storing then fails the claim is released so
+     * the next connection tries again.
+     */
+    async entrance(ip: string): Promise<ChatMessage | null> {
+      const who = speaker(ip);
+      const key = `${deps.redisPrefix}chat:entrance:${who.ipHash}`;
+      const claimed = await redis.set(key, '1', 'EX', ENTRANCE_COOLDOWN_SECONDS, 'NX');
+      if (claimed !== 'OK') return null;
+      try {
+        const message = await store.insert({
+          id: nanoid(),
+          type: 'entrance',
+          content: ENTRANCE_CONTENT,
+          senderName: who.name,
+          senderLocation: who.location,
+          senderIpHash: who.ipHash,
+        });
+        await publish('new_message', message);
+        return message;
+      } catch (err) {
+        await redis.del(key).catch(() => undefined);
+        throw err;
+      }
+    },
+
+    /**
+     * Stores a queued system message once: the id comes from the job, so a retried job
+     * (stored, then crashed before acknowledging) finds its row and only publishes again.
+     */
+    async system(job: SystemMessageJob, jobKey: string): Promise<ChatMessage> {
+      const { message } = await store.insertOnce({
+        id: `sys-${jobKey}`,
+        type: 'system',
+        content: systemMessageText(job),
+        contentKey: job.content_key,
+        contentParams: job.content_params,
+        senderName: SYSTEM_SENDER_NAME,
+        senderLocation: null,
+      });
+      await events.publish('new_message', message);
+      return message;
+    },
+  };
+}
+export type ChatRoom = ReturnType<typeof createChatRoom>;

@@ -1,0 +1,28 @@
+// Chat never stores an IP address, only a keyed hash of it (see prisma/schema.prisma for
+// why keyed: the IPv4 space is small enough to reverse an unkeyed hash).
+import { createHmac } from 'node:crypto';
+import { normalizeIp } from './client-ip.js';
+
+export function hashIp(secret: string, ip: string): string {
+  return createHmac('sha256', secret)
+    .update(`ip:${normalizeIp(ip)}`)
+    .digest('hex');
+}
+
+/** Liker identity: the user when logged in, else the hashed IP (never colliding kinds). */
+export function likerKey(userId: string | undefined, ipHash: string): string {
+  return userId ? `user:${userId}` : `ip:${ipHash}`;
+}
+
+/**
+ * A short tag that tells two visitors from the same city apart; it changes every UTC day
+ * so a visitor cannot be followed across days by it.
+ */
+export function visitorTag(secret: string, ip: string, now: Date): string {
+  const day = now.toISOString().slice(0, 10);
+  return createHmac('sha256', secret)
+    .update(`visitor:${day}:${normalizeIp(ip)}`)
+    .digest('hex')
+    .slice(0, 4)
+    .toUpperCase();
+}

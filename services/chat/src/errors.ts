@@ -1,0 +1,8 @@
+// chat's own error messages (the shared ones live in @svc/types ERROR_MESSAGES).
+export { HttpError } from '@svc/service-kit';
+
+export const ERROR_MESSAGES_FOR_CHAT = {
+  messageNotFound: 'Message not found',
+  alreadyLiked: 'Already liked',
+  forbidden: 'Forbidden',
+} as const;

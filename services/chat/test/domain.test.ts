@@ -1,0 +1,110 @@
+// Pure rules: geo names, location format, IP hashing, system message text, config.
+import { describe, expect, it } from '@jest/globals';
+import { loadConfig } from '@svc/service-kit';
+import { normalizeIp } from '../src/domain/client-ip.js';
+import { countryName, formatSenderLocation, geoSenderName } from '../src/domain/geo-name.js';
+import { hashIp, likerKey, visitorTag } from '../src/domain/ip-hash.js';
+import { systemMessageText } from '../src/domain/system-message-text.js';
+import { configSchema } from '../src/config.js';
+import { geoipLiteLookup } from '../src/geo-lookup.js';
+
+describe('formatSenderLocation', () => {
+  it('formats <country_code>|<city>', () => {
+    expect(formatSenderLocation({ country: 'JP', city: 'Tokyo' })).toBe('JP|Tokyo');
+    expect(formatSenderLocation({ country: 'us', city: '' })).toBe('US|');
+  });
+  it('is null without a two-letter country', () => {
+    expect(formatSenderLocation(null)).toBeNull();
+    expect(formatSenderLocation({ country: '', city: 'Paris' })).toBeNull();
+    expect(formatSenderLocation({ country: 'EU1', city: 'x' })).toBeNull();
+  });
+  it('keeps separators and control characters out of the city', () => {
+    expect(formatSenderLocation({ country: 'FR', city: 'A|B\nC  ' })).toBe('FR|A B C');
+    expect(formatSenderLocation({ country: 'FR', city: 'x'.repeat(300) })).toHaveLength(83);
+  });
+});
+
+describe('geoSenderName', () => {
+  it('prefers the city, then the country name, then plain Visitor', () => {
+    expect(geoSenderName({ country: 'JP', city: 'Tokyo' }, 'AB12')).toBe(
+      'Visitor from Tokyo #AB12',
+    );
+    expect(geoSenderName({ country: 'DE', city: '' }, 'AB12')).toBe('Visitor from Germany #AB12');
+    expect(geoSenderName(null, 'AB12')).toBe('Visitor #AB12');
+  });
+  it('names countries in English and falls back to the code', () => {
+    expect(countryName('JP')).toBe('Japan');
+    expect(countryName('QQ')).toBe('QQ');
+  });
+});
+
+describe('IP identity', () => {
+  it('treats an IPv4-mapped IPv6 address as the IPv4 address', () => {
+    expect(normalizeIp('::ffff:1.2.3.4')).toBe('1.2.3.4');
+    expect(normalizeIp('2001:DB8::1')).toBe('2001:db8::1');
+    expect(hashIp('s', '::ffff:1.2.3.4')).toBe(hashIp('s', '1.2.3.4'));
+  });
+  it('hashes with the secret: another secret gives another hash', () => {
+    expect(hashIp('s1', '1.2.3.4')).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashIp('s1', '1.2.3.4')).not.toBe(hashIp('s2', '1.2.3.4'));
+    expect(hashIp('s1', '1.2.3.4')).not.toBe(hashIp('s1', '1.2.3.5'));
+  });
+  it('keeps a visitor tag for a UTC day and changes it the next day', () => {
+    const morning = new Date('2026-11-22T00:10:00Z');
+    const evening = new Date('2026-11-22T23:50:00Z');
+    const tomorrow = new Date('2026-11-23T00:10:00Z');
+    expect(visitorTag('s', '1.2.3.4', morning)).toMatch(/^[0-9A-F]{4}$/);
+    expect(visitorTag('s', '1.2.3.4', morning)).toBe(visitorTag('s', '1.2.3.4', evening));
+    expect(visitorTag('s', '1.2.3.4', morning)).not.toBe(visitorTag('s', '1.2.3.4', tomorrow));
+  });
+  it('keys likers by user or by IP hash', () => {
+    expect(likerKey('u1', 'h')).toBe('user:u1');
+    expect(likerKey(undefined, 'h')).toBe('ip:h');
+  });
+});
+
+describe('geoipLiteLookup (the database shipped in the package, offline)', () => {
+  it('finds a city, a country-only address, and nothing for private addresses', () => {
+    expect(geoipLiteLookup('133.242.0.3')).toEqual({ country: 'JP', city: 'Tokyo' });
+    expect(geoipLiteLookup('::ffff:133.242.0.3')).toEqual({ country: 'JP', city: 'Tokyo' });
+    expect(geoipLiteLookup('8.8.8.8')).toEqual({ country: 'US', city: '' });
+    expect(geoipLiteLookup('127.0.0.1')).toBeNull();
+    expect(geoipLiteLookup('10.0.0.1')).toBeNull();
+  });
+});
+
+describe('systemMessageText', () => {
+  it('has an English fallback for every key', () => {
+    expect(
+      systemMessageText({
+        content_key: 'site_submitted',
+        content_params: { site_id: 's1', url: 'https://a.example/', domain: 'a.example' },
+      }),
+    ).toBe('New site submitted: a.example');
+    expect(
+      systemMessageText({
+        content_key: 'app_blocked',
+        content_params: { slug: 'x', name: 'X App' },
+      }),
+    ).toBe('App blocked: X App');
+  });
+});
+
+describe('config', () => {
+  it('uses development secrets outside production', () => {
+    const c = loadConfig(configSchema, {});
+    expect(c.IP_HASH_SECRET).toBeTruthy();
+    expect(c.INTERNAL_TOKEN).toBeTruthy();
+  });
+  it('requires IP_HASH_SECRET and INTERNAL_TOKEN in production', () => {
+    expect(() => loadConfig(configSchema, { NODE_ENV: 'production' })).toThrow(
+      /IP_HASH_SECRET[\s\S]*INTERNAL_TOKEN/,
+    );
+    const ok = loadConfig(configSchema, {
+      NODE_ENV: 'production',
+      IP_HASH_SECRET: 'a'.repeat(32),
+      INTERNAL_TOKEN: 'b'.repeat(32),
+    });
+    expect(ok.INTERNAL_TOKEN).toBe('b'.repeat(32));
+  });
+});

@@ -1,0 +1,34 @@
+// Redis pub/sub → every local client. Each replica subscribes to the kit's events channel,
+// so an event published once by any service reaches every client of every replica.
+import { eventsChannel, type Logger, type Redis } from '@svc/service-kit';
+import { isRelayableEvent } from './domain/client-message.js';
+import type { Hub } from './hub.js';
+import type { RealtimeMetrics } from './realtime-metrics.js';
+
+/**
+ * `subscriber` must be a dedicated client (subscriber mode) with the offline queue on: the
+ * subscription is sent as soon as Redis is reachable, so the process starts (and reports
+ * not-ready) while Redis is down, and ioredis re-subscribes after every reconnect.
+ */
+export function startEventRelay(deps: {
+  subscriber: Redis;
+  redisPrefix: string;
+  hub: Hub;
+  logger: Logger;
+  metrics: RealtimeMetrics;
+}): void {
+  const channel = eventsChannel(deps.redisPrefix);
+  deps.subscriber.on('message', (from: string, raw: string) => {
+    if (from !== channel) return;
+    if (!isRelayableEvent(raw)) {
+      deps.metrics.eventsReceived.inc({ result: 'dropped' });
+      deps.logger.warn({ size: raw.length }, 'dropped a malformed event');
+      return;
+    }
+    deps.metrics.eventsReceived.inc({ result: 'relayed' });
+    deps.hub.broadcast(Buffer.from(raw));
+  });
+  deps.subscriber.subscribe(channel).catch((err: Error) => {
+    deps.logger.error({ err: err.message }, 'could not subscribe to the events channel');
+  });
+}

@@ -1,0 +1,79 @@
+// The WebSocket endpoint on the service's HTTP server: upgrades on /api/ws only, no
+// authentication, client pings answered, protocol pings every WS_PING_INTERVAL_MS, and on
+// shutdown every socket closed with 1012 (Service Restart) so clients reconnect elsewhere.
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  ERROR_MESSAGES,
+  WS_CLOSE_SERVICE_RESTART,
+  WS_MAX_CLIENT_FRAME_BYTES,
+  WS_PATH,
+} from '@svc/types';
+import type { Logger } from '@svc/service-kit';
+import { clientIp, type TrustFn } from './domain/client-ip.js';
+import { isPing } from './domain/client-message.js';
+import type { EntranceReporter } from './entrance-reporter.js';
+import type { Hub } from './hub.js';
+
+const PONG = Buffer.from(JSON.stringify({ event: 'pong', payload: {} }));
+
+export interface WsServerOptions {
+  hub: Hub;
+  entrance: EntranceReporter;
+  trust: TrustFn;
+  logger: Logger;
+  pingIntervalMs: number;
+  closeGraceMs: number;
+}
+
+function refuse(socket: Duplex, status: number, reason: string, error: string): void {
+  const body = JSON.stringify({ error });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Attaches to `server`; returns the drain step of graceful shutdown. */
+export function attachWebSocketServer(server: http.Server, opts: WsServerOptions) {
+  const { hub } = opts;
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: WS_MAX_CLIENT_FRAME_BYTES,
+    clientTracking: false,
+  });
+  let closing = false;
+
+  function onConnection(ws: WebSocket, req: http.IncomingMessage): void {
+    hub.add(ws);
+    ws.on('error', () => undefined); // 'close' follows; nothing else to do
+    ws.on('message', (data, isBinary) => {
+      hub.touch(ws);
+      if (!isBinary && isPing(data.toString())) hub.send(ws, PONG);
+    });
+    opts.entrance.report(clientIp(req, opts.trust));
+  }
+
+  server.on('upgrade', (req, socket, head) => {
+    socket.on('error', () => socket.destroy());
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== WS_PATH) return refuse(socket, 404, 'Not Found', ERROR_MESSAGES.notFound);
+    if (closing) {
+      return refuse(socket, 503, 'Service Unavailable', ERROR_MESSAGES.serviceUnavailable);
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req));
+  });
+
+  const pinger = setInterval(() => hub.pingAll(), opts.pingIntervalMs);
+  pinger.unref();
+
+  return async function drain(): Promise<void> {
+    closing = true;
+    clearInterval(pinger);
+    opts.logger.info({ clients: hub.size }, 'closing WebSockets (1012 Service Restart)');
+    await hub.closeAll(WS_CLOSE_SERVICE_RESTART, 'Service restart', opts.closeGraceMs);
+    await opts.entrance.settle();
+  };
+}
