@@ -35,6 +35,12 @@ export interface GatewayConfig {
   readyTimeoutMs: number;
   /** Bound on the graceful drain at shutdown. */
   shutdownTimeoutMs: number;
+  /**
+   * Public origin of the platform (`https://svc.example`), written into the discovery
+   * documents. A setting, never the request's Host: the documents are built once and cached,
+   * and a Host header is the caller's to choose.
+   */
+  publicBaseUrl: string;
 }
 
 /**
@@ -78,6 +84,10 @@ const EnvSchema = z.object({
   UPSTREAM_TIMEOUT_MS: ms(30_000),
   READY_TIMEOUT_MS: ms(2_000),
   SHUTDOWN_TIMEOUT_MS: ms(10_000),
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((u) => !new URL(u).search && !new URL(u).hash, 'must have no query or fragment')
+    .optional(),
   ...Object.fromEntries(
     UPSTREAM_NAMES.map((name) => [
       UPSTREAMS[name].env,
@@ -107,5 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     upstreamTimeoutMs: data.UPSTREAM_TIMEOUT_MS,
     readyTimeoutMs: data.READY_TIMEOUT_MS,
     shutdownTimeoutMs: data.SHUTDOWN_TIMEOUT_MS,
+    // Unset: the address a developer reaches on this machine.
+    publicBaseUrl: (data.PUBLIC_BASE_URL ?? `http://localhost:${data.PORT}`).replace(/\/+$/, ''),
   };
 }

@@ -7,7 +7,10 @@ const logger = createLogger(config.logLevel);
 const gateway = createGateway(config, { logger });
 
 gateway.server.listen(config.port, () => {
-  logger.info({ port: config.port, upstreams: config.upstreams, trustProxy: config.trustProxy }, 'gateway listening');
+  logger.info(
+    { port: config.port, upstreams: config.upstreams, trustProxy: config.trustProxy, publicBaseUrl: config.publicBaseUrl },
+    'gateway listening',
+  );
 });
 gateway.server.on('error', (err) => {
   logger.fatal({ err }, 'gateway server error');

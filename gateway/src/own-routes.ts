@@ -1,10 +1,12 @@
-// What the gateway answers itself (an express app): health, readiness, metrics, and the
-// JSON 404/405/500 for every path the routing table does not forward.
-// (Discovery documents — /openapi.json, /llms.txt, /.well-known/* — will be added here.)
+// What the gateway answers itself (an express app): health, readiness, metrics, the
+// discovery documents, and the JSON 404/405/500 for every path the routing table does not
+// forward.
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { DISCOVERY_PATHS, type DiscoveryDocument } from '@svc/discovery';
 import type { Logger } from 'pino';
 import { performance } from 'node:perf_hooks';
 import { UPSTREAM_NAMES, type TrustProxy, type UpstreamName } from './config.js';
+import { createDiscoveryRoutes } from './discovery-routes.js';
 import type { Metrics } from './metrics.js';
 
 export type Readiness = Record<UpstreamName, 'ready' | 'unavailable'>;
@@ -15,22 +17,28 @@ export interface OwnRoutesDeps {
   probe: (name: UpstreamName) => Promise<boolean>;
   metrics: Metrics;
   logger: Logger;
+  /** Built once at start (see server.ts). */
+  discovery: readonly DiscoveryDocument[];
 }
 
-const OWN_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+const OPS_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 
 export function createOwnRoutes(deps: OwnRoutesDeps): express.Express {
   const { metrics, logger } = deps;
+  const ownPaths: readonly string[] = [...OPS_PATHS, ...DISCOVERY_PATHS];
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Like the routing table: exact, case-sensitive paths (`/OPENAPI.JSON`, `/healthz/` are 404).
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.set('trust proxy', deps.trustProxy);
 
   // One metrics sample and (at debug) one log line per request.
   const observe: RequestHandler = (req, res, next) => {
     const startedAt = performance.now();
     res.once('finish', () => {
-      const route = (OWN_PATHS as readonly string[]).includes(req.path) ? req.path : 'other';
+      const route = ownPaths.includes(req.path) ? req.path : 'other';
       metrics.record(route, res.statusCode, startedAt);
       logger.debug(
         { reqId: res.getHeader('x-request-id'), method: req.method, path: req.path, status: res.statusCode, ip: req.ip },
@@ -61,7 +69,9 @@ export function createOwnRoutes(deps: OwnRoutesDeps): express.Express {
     res.set('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  app.all(OWN_PATHS as unknown as string[], (_req, res) => {
+  app.use(createDiscoveryRoutes(deps.discovery));
+
+  app.all([...ownPaths], (_req, res) => {
     res.set('allow', 'GET, HEAD').status(405).json({ error: 'Method not allowed' });
   });
 

@@ -1,6 +1,6 @@
 // THE routing table: every public path the gateway forwards, and the service that owns it.
-// Paths the gateway answers itself (/healthz, /readyz, /metrics, and later /openapi.json,
-// /llms.txt, /llms-full.txt, /.well-known/*) are not here: they fall through to own-routes.
+// Paths the gateway answers itself (/healthz, /readyz, /metrics, /openapi.json, /llms.txt,
+// /llms-full.txt, /.well-known/*) are not here: they fall through to own-routes.
 import type { UpstreamName } from './config.js';
 
 /**

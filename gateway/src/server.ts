@@ -3,6 +3,7 @@
 // hands everything else to the express app of own routes; upgrades go to the WS proxy.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { buildDiscoveryDocuments, type DiscoveryDocument } from '@svc/discovery';
 import { createLogger as createServiceLogger, type Logger } from '@svc/service-kit';
 import { clientInfo, compileTrust } from './client-ip.js';
 import type { GatewayConfig, UpstreamName } from './config.js';
@@ -17,6 +18,8 @@ export interface GatewayOptions {
   logger?: Logger;
   /** Node process metrics (CPU, memory, event loop) on /metrics. Default true. */
   defaultMetrics?: boolean;
+  /** Renders the discovery documents (tests replace it). Default: @svc/discovery. */
+  buildDiscovery?: typeof buildDiscoveryDocuments;
 }
 
 export interface Gateway {
@@ -53,11 +56,20 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     logger,
     metrics,
   });
+  // Rendered once here (a fraction of a second), so every request is served from memory.
+  // A failure must not take the whole origin down: those paths then answer 500 JSON.
+  let discovery: DiscoveryDocument[] = [];
+  try {
+    discovery = (options.buildDiscovery ?? buildDiscoveryDocuments)({ baseUrl: config.publicBaseUrl });
+  } catch (err) {
+    logger.error({ err }, 'discovery documents could not be generated; they answer 500');
+  }
   const app = createOwnRoutes({
     trustProxy: config.trustProxy,
     probe: (name: UpstreamName) => proxy.probe(name, '/readyz', config.readyTimeoutMs),
     metrics,
     logger,
+    discovery,
   });
 
   const server = http.createServer((req, res) => {

@@ -27,7 +27,21 @@ describe('loadConfig', () => {
     expect(config.port).toBe(9000);
   });
 
-  it.each([{ PORT: 'abc' }, { AUTH_URL: 'not a url' }, { SITES_URL: 'ftp://x' }, { LOG_LEVEL: 'loud' }, { TRUST_PROXY: '300.1.1.1' }])(
+  it('takes the public base URL from PUBLIC_BASE_URL, else localhost on PORT', () => {
+    expect(loadConfig({}).publicBaseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PORT: '9000' }).publicBaseUrl).toBe('http://localhost:9000');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://svc.example/' }).publicBaseUrl).toBe('https://svc.example');
+  });
+
+  it.each([
+    { PORT: 'abc' },
+    { AUTH_URL: 'not a url' },
+    { SITES_URL: 'ftp://x' },
+    { LOG_LEVEL: 'loud' },
+    { TRUST_PROXY: '300.1.1.1' },
+    { PUBLIC_BASE_URL: 'ftp://svc.example' },
+    { PUBLIC_BASE_URL: 'https://svc.example/?a=1' },
+  ])(
     'rejects %p',
     (env) => {
       expect(() => loadConfig(env)).toThrow(/Invalid gateway configuration/);

@@ -4,7 +4,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { UPSTREAM_NAMES, type GatewayConfig, type UpstreamName } from '../src/config.js';
-import { createGateway, type Gateway } from '../src/server.js';
+import { createGateway, type Gateway, type GatewayOptions } from '../src/server.js';
 
 export interface Seen {
   method: string;
@@ -101,6 +101,7 @@ export interface RunningGateway extends Gateway {
 export async function startGateway(
   upstreams: Record<UpstreamName, string>,
   overrides: Partial<GatewayConfig> = {},
+  buildDiscovery?: GatewayOptions['buildDiscovery'],
 ): Promise<RunningGateway> {
   const config: GatewayConfig = {
     port: 0,
@@ -110,9 +111,10 @@ export async function startGateway(
     upstreamTimeoutMs: 5_000,
     readyTimeoutMs: 500,
     shutdownTimeoutMs: 2_000,
+    publicBaseUrl: 'https://svc.test',
     ...overrides,
   };
-  const gateway = createGateway(config, { logger: pino({ level: 'silent' }), defaultMetrics: false });
+  const gateway = createGateway(config, { logger: pino({ level: 'silent' }), defaultMetrics: false, buildDiscovery });
   await new Promise<void>((resolve) => gateway.server.listen(0, '127.0.0.1', resolve));
   const port = (gateway.server.address() as AddressInfo).port;
   return { ...gateway, port, url: `http://127.0.0.1:${port}` };

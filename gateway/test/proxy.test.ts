@@ -56,9 +56,11 @@ describe('routing table', () => {
     '/api/unknown',
     '/API/V1/apps',
     '/sitemap.xml/x',
-    '/openapi.json',
-    '/llms.txt',
-    '/.well-known/mcp.json',
+    '/openapi.json/x',
+    '/openapi.json/',
+    '/OPENAPI.JSON',
+    '/HEALTHZ',
+    '/.well-known/other.json',
   ])('%s → 404 JSON from the gateway', async (path) => {
     const res = await request(gw.url + path);
     expect(res.status).toBe(404);

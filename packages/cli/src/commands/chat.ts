@@ -1,0 +1,117 @@
+// svc chat send | tail: the public chat room; tail follows the real-time channel.
+import type { Command } from 'commander';
+import WebSocket from 'ws';
+import { PostChatMessageBody, type ChatMessage } from '@svc/types';
+import type { RealtimeMessage } from '@svc/client';
+import type { Context } from '../context.js';
+import { CommandFailed, UsageError } from '../exit-codes.js';
+import { integer, parseOrUsage } from '../validate.js';
+
+/** One line per message: `[12:00:01] Alice: hello`. */
+export function formatMessage(m: ChatMessage): string {
+  const time = m.created_at.slice(11, 19);
+  if (m.type === 'entrance') return `[${time}] * ${m.sender_name} entered`;
+  if (m.type === 'system')
+    return `[${time}] * ${m.content}${m.content_key ? ` (${m.content_key})` : ''}`;
+  return `[${time}] ${m.sender_name}: ${m.content}`;
+}
+
+function formatEvent(e: RealtimeMessage): string {
+  if (e.event === 'new_message') return formatMessage(e.payload);
+  if (e.event === 'like') return `* ${e.payload.fromUser} liked a message of ${e.payload.toUser}`;
+  return `* site ${e.payload.id} updated${e.payload.title ? `: ${e.payload.title}` : ''}`;
+}
+
+export function registerChat(program: Command, ctx: Context): void {
+  const chat = program.command('chat').description('the public chat room');
+
+  chat
+    .command('send')
+    .description('post a message (as your username after svc login, else as a visitor)')
+    .argument('<message...>', 'the text, at most 200 characters')
+    .action(async (words: string[]) => {
+      const body = parseOrUsage(PostChatMessageBody, { content: words.join(' ') }, 'message');
+      const out = await ctx.client().chat.send(body.content);
+      ctx.print(out, () => formatMessage(out.message));
+    });
+
+  chat
+    .command('tail')
+    .description('print recent messages, then follow new ones live (Ctrl-C to stop)')
+    .option('--history <n>', 'recent messages to print first, 0-100', integer('--history'), 20)
+    .option('--count <n>', 'exit after this many live events', integer('--count'))
+    .option('--all-events', 'also print likes and site updates')
+    .addHelpText('after', '\nWith --json, one JSON object per line: { "event", "payload" }.')
+    .action(async (opts: { history: number; count?: number; allEvents?: boolean }) => {
+      if (opts.history < 0 || opts.history > 100) throw new UsageError('--history must be 0-100');
+      if (opts.count !== undefined && opts.count < 1)
+        throw new UsageError('--count must be at least 1');
+      const client = ctx.client();
+      const line = (e: RealtimeMessage) =>
+        ctx.io.stdout.write(`${ctx.json ? JSON.stringify(e) : formatEvent(e)}\n`);
+
+      await new Promise<void>((resolve, reject) => {
+        let seen = 0;
+        let printedHistory = false;
+        const early: RealtimeMessage[] = [];
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          sub.close();
+        };
+        // Subscribe first, then read history, so nothing posted in between is missed.
+        const sub = client.subscribe({
+          WebSocket,
+          events: opts.allEvents ? undefined : ['new_message'],
+          onEvent: (e) => {
+            if (!printedHistory) return void early.push(e);
+            line(e);
+            if (opts.count !== undefined && ++seen >= opts.count) stop();
+          },
+          onReconnecting: ({ attempt, delayMs, code }) =>
+            ctx.note(
+              `connection closed (${code}); reconnecting in ${delayMs} ms (attempt ${attempt})`,
+            ),
+          onOpen: ({ reconnected }) => {
+            if (reconnected) ctx.note('reconnected');
+          },
+        });
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        sub.closed.then(({ code, reason }) => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          if (code === 1000 && reason === 'client closed') resolve();
+          else
+            reject(
+              new CommandFailed(
+                `the real-time channel closed (${code}${reason ? ` ${reason}` : ''})`,
+              ),
+            );
+        });
+
+        const history = opts.history
+          ? client.chat.list({ limit: opts.history }).then((out) => out.messages)
+          : Promise.resolve([] as ChatMessage[]);
+        history.then(
+          (messages) => {
+            const shown = new Set<string>();
+            for (const m of messages) {
+              shown.add(m.id);
+              line({ event: 'new_message', payload: m });
+            }
+            printedHistory = true;
+            for (const e of early) {
+              if (e.event === 'new_message' && shown.has(e.payload.id)) continue;
+              line(e);
+              if (opts.count !== undefined && ++seen >= opts.count) return stop();
+            }
+          },
+          (err: unknown) => {
+            stop();
+            reject(err);
+          },
+        );
+      });
+    });
+}

@@ -1,0 +1,59 @@
+// Small pure rules: site URL normalisation (as the service does it), table widths, the
+// session file location.
+import { describe, expect, it } from '@jest/globals';
+import { normaliseSiteUrl, siteHost } from '../src/site-lookup.js';
+import { displayWidth, renderTable, truncate } from '../src/table.js';
+import { configDir, sessionFile } from '../src/session-store.js';
+import { UsageError } from '../src/exit-codes.js';
+
+describe('normaliseSiteUrl', () => {
+  it('follows DECISIONS §5', () => {
+    expect(normaliseSiteUrl('HTTPS://Example.COM:443/#x')).toBe('https://example.com');
+    expect(normaliseSiteUrl('http://example.com:80/a/?utm_source=x&id=1&fbclid=y')).toBe(
+      'http://example.com/a/?id=1',
+    );
+    expect(normaliseSiteUrl('https://example.com:8443/p')).toBe('https://example.com:8443/p');
+  });
+
+  it('refuses what is not an http(s) URL, pointing at the missing id lookup', () => {
+    expect(() => normaliseSiteUrl('abc123')).toThrow(UsageError);
+    expect(() => normaliseSiteUrl('abc123')).toThrow(/no lookup by id/);
+    expect(() => normaliseSiteUrl('ftp://example.com')).toThrow(/http/);
+  });
+
+  it('searches by the host without www', () => {
+    expect(siteHost('https://www.example.com/a')).toBe('example.com');
+  });
+});
+
+describe('tables', () => {
+  it('counts wide characters as two columns', () => {
+    expect(displayWidth('工具')).toBe(4);
+    expect(displayWidth('abc')).toBe(3);
+    expect(truncate('abcdefgh', 5)).toBe('abcd…');
+    expect(truncate('工具工具', 5)).toBe('工具…');
+  });
+
+  it('pads columns and right-aligns numbers', () => {
+    const out = renderTable(
+      [
+        { a: 'x', n: 5 },
+        { a: '社交', n: 1234 },
+      ],
+      [
+        { header: 'NAME', value: (r) => r.a },
+        { header: 'N', value: (r) => r.n, align: 'right' },
+      ],
+    );
+    expect(out.split('\n')).toEqual(['NAME     N', 'x        5', '社交  1234']);
+  });
+});
+
+describe('session file', () => {
+  it('uses XDG_CONFIG_HOME, else ~/.config', () => {
+    expect(configDir({ XDG_CONFIG_HOME: '/x/conf', HOME: '/home/u' })).toBe('/x/conf/svc');
+    expect(sessionFile({ HOME: '/home/u' })).toBe('/home/u/.config/svc/session.json');
+    // A relative XDG_CONFIG_HOME is invalid per the spec and ignored.
+    expect(configDir({ XDG_CONFIG_HOME: 'rel', HOME: '/home/u' })).toBe('/home/u/.config/svc');
+  });
+});

@@ -1,0 +1,64 @@
+// Email-code login (/api/auth). `verify` keeps the session token so later calls send it.
+import type {
+  AuthMeResponse,
+  LogoutResponse,
+  SendCodeResponse,
+  SetUsernameResponse,
+  VerifyResponse,
+} from '@svc/types';
+import { sessionTokenFromHeaders, type Transport } from './transport.js';
+
+export interface VerifyResult extends VerifyResponse {
+  /**
+   * The `sn_token` from Set-Cookie, or undefined in a browser (which keeps the HttpOnly
+   * cookie itself and never shows it to scripts).
+   */
+  sessionToken: string | undefined;
+}
+
+export class AuthApi {
+  constructor(private readonly t: Transport) {}
+
+  /** Mails a 6-digit code (answers `{ sent: true }` for any valid address). */
+  sendCode(email: string, signal?: AbortSignal): Promise<SendCodeResponse> {
+    return this.t.call('POST', '/api/auth/send-code', { auth: 'none', body: { email }, signal });
+  }
+
+  /** Exchanges the code for a session; the client uses it from then on. */
+  async verify(email: string, code: string, signal?: AbortSignal): Promise<VerifyResult> {
+    const res = await this.t.raw<VerifyResponse>('POST', '/api/auth/verify', {
+      auth: 'none',
+      body: { email, code },
+      signal,
+    });
+    const sessionToken = sessionTokenFromHeaders(res.headers);
+    if (sessionToken) this.t.sessionToken = sessionToken;
+    return { ...res.data, sessionToken };
+  }
+
+  me(signal?: AbortSignal): Promise<AuthMeResponse> {
+    return this.t.call('GET', '/api/auth/me', { auth: 'session', signal });
+  }
+
+  /** Renames the user; the API answers with a fresh session, which the client keeps. */
+  async setUsername(username: string, signal?: AbortSignal): Promise<SetUsernameResponse> {
+    const res = await this.t.raw<SetUsernameResponse>('POST', '/api/auth/set-username', {
+      auth: 'session',
+      body: { username },
+      signal,
+    });
+    const fresh = sessionTokenFromHeaders(res.headers);
+    if (fresh) this.t.sessionToken = fresh;
+    return res.data;
+  }
+
+  /** Revokes the session on the server and forgets it here. */
+  async logout(signal?: AbortSignal): Promise<LogoutResponse> {
+    const out = await this.t.call<LogoutResponse>('POST', '/api/auth/logout', {
+      auth: 'optional-session',
+      signal,
+    });
+    this.t.sessionToken = undefined;
+    return out;
+  }
+}

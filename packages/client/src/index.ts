@@ -1,0 +1,42 @@
+// @svc/client: a typed client for the svc APIs. Zero runtime dependencies: the shapes come
+// from @svc/types as type-only imports and vanish from the built JavaScript.
+export { SvcClient, type SvcClientOptions } from './client.js';
+export { ApiError, NetworkError, SvcError } from './errors.js';
+export {
+  AppsApi,
+  ApiKeysApi,
+  MeApi,
+  type AppListInput,
+  type ReportAppInput,
+  type SubmitAppInput,
+  type UpdateAppInput,
+} from './app-store.js';
+export { AuthApi, type VerifyResult } from './auth.js';
+export {
+  BookmarksApi,
+  ChatApi,
+  SitesApi,
+  type ChatListInput,
+  type SiteListInput,
+  type SubmitSiteInput,
+  type TranslateInput,
+} from './site-sharing.js';
+export {
+  RECONNECT_CLOSE_CODES,
+  WS_PATH,
+  subscribe,
+  type RealtimeMessage,
+  type SubscribeOptions,
+  type Subscription,
+  type WebSocketConstructor,
+} from './realtime.js';
+export { backoffCap, backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+export { buildQuery, normaliseBaseUrl, toWebSocketUrl } from './query.js';
+export {
+  DEFAULT_TIMEOUT_MS,
+  SESSION_COOKIE,
+  parseRetryAfter,
+  sessionTokenFromHeaders,
+  type AuthMode,
+  type TransportOptions,
+} from './transport.js';

@@ -1,0 +1,245 @@
+// The real-time channel (`/api/ws`): one subscription that stays connected. It reconnects
+// after drops with exponential backoff and jitter, treats close code 1012 (Service Restart)
+// and the other "come back later" codes as a reason to reconnect, and detects a silent
+// half-open connection with an application ping (DECISIONS §6: `{event:"ping"}` → pong).
+import type { ServerMessage } from '@svc/types';
+import { backoffDelay, type BackoffOptions } from './backoff.js';
+import { toWebSocketUrl } from './query.js';
+
+export const WS_PATH = '/api/ws';
+
+/** Events a subscriber sees (the pong of the keep-alive is handled here). */
+export type RealtimeMessage = Exclude<ServerMessage, { event: 'pong' }>;
+
+/**
+ * What the subscription needs of a WebSocket: the browser's and Node 22's global, or
+ * `ws` (`import WebSocket from 'ws'`) on Node 20, which has no global WebSocket.
+ */
+export type WebSocketConstructor = new (url: string) => object;
+
+interface SocketLike {
+  readyState: number;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/**
+ * Close codes after which the server expects the client back: going away (1001), no status
+ * (1005), abnormal drop without a close frame (1006), internal error (1011), service restart
+ * (1012), try again later (1013), bad gateway (1014). Others (1000 normal, 1008 policy,
+ * 1009 too big, application 4xxx codes…) end the subscription unless `shouldReconnect`
+ * says otherwise.
+ */
+export const RECONNECT_CLOSE_CODES: ReadonlySet<number> = new Set([
+  1001, 1005, 1006, 1011, 1012, 1013, 1014,
+]);
+
+export interface SubscribeOptions extends BackoffOptions {
+  /** Called for every event (new_message, site_update, like). */
+  onEvent: (message: RealtimeMessage) => void;
+  /** Connected (again); `reconnected` is false the first time. */
+  onOpen?: (info: { reconnected: boolean }) => void;
+  /** A connection closed; `willReconnect` tells whether another attempt follows. */
+  onClose?: (info: { code: number; reason: string; willReconnect: boolean }) => void;
+  /** A reconnection is scheduled: attempt number (1-based) and the delay chosen. */
+  onReconnecting?: (info: { attempt: number; delayMs: number; code: number }) => void;
+  /** A message that is not JSON `{ event, payload }`; ignored otherwise. */
+  onInvalidMessage?: (data: unknown) => void;
+  /** Overrides RECONNECT_CLOSE_CODES. */
+  shouldReconnect?: (code: number) => boolean;
+  /**
+   * A connection that stayed open this long (ms) resets the backoff; one that drops sooner
+   * counts as a failed attempt, so a server that accepts and at once closes (a crash loop)
+   * is not hammered. Default 5000.
+   */
+  minUptimeMs?: number;
+  /** Give up after this many consecutive failed attempts. Default: never. */
+  maxAttempts?: number;
+  /**
+   * Keep-alive: every interval a ping is sent; if nothing at all arrived since the previous
+   * ping, the connection is presumed dead and replaced. Default 25 000 ms; 0 disables.
+   */
+  heartbeatIntervalMs?: number;
+  /** Only these event names reach onEvent. */
+  events?: ReadonlyArray<RealtimeMessage['event']>;
+  /** Defaults to globalThis.WebSocket. */
+  WebSocket?: WebSocketConstructor;
+  /** For tests: the randomness of the jitter. */
+  random?: () => number;
+}
+
+export interface Subscription {
+  /** Stops for good: closes the socket (1000) and cancels any pending reconnection. */
+  close(): void;
+  /** Resolves when the subscription has stopped (closed by you, or gave up). */
+  readonly closed: Promise<{ code: number; reason: string }>;
+  readonly state: 'connecting' | 'open' | 'waiting' | 'closed';
+}
+
+const OPEN = 1;
+const HEARTBEAT_CLOSE_CODE = 4000;
+
+export function subscribe(baseUrl: string, options: SubscribeOptions): Subscription {
+  const Ctor =
+    options.WebSocket ??
+    (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ??
+    undefined;
+  if (!Ctor) {
+    throw new TypeError(
+      'No WebSocket implementation: pass options.WebSocket (on Node 20: `import WebSocket from "ws"`)',
+    );
+  }
+  const url = toWebSocketUrl(baseUrl, WS_PATH);
+  const shouldReconnect = options.shouldReconnect ?? ((code) => RECONNECT_CLOSE_CODES.has(code));
+  const heartbeatMs = options.heartbeatIntervalMs ?? 25_000;
+  const wanted = options.events ? new Set<string>(options.events) : undefined;
+
+  let state: Subscription['state'] = 'connecting';
+  let socket: SocketLike | undefined;
+  let failures = 0;
+  let openedAt: number | undefined;
+  const minUptimeMs = options.minUptimeMs ?? 5_000;
+  let everOpened = false;
+  let stopped = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let resolveClosed!: (value: { code: number; reason: string }) => void;
+  const closed = new Promise<{ code: number; reason: string }>((r) => (resolveClosed = r));
+
+  const stopHeartbeat = () => {
+    if (heartbeat !== undefined) clearInterval(heartbeat);
+    heartbeat = undefined;
+  };
+
+  const finish = (code: number, reason: string) => {
+    stopped = true;
+    state = 'closed';
+    stopHeartbeat();
+    if (retryTimer !== undefined) clearTimeout(retryTimer);
+    resolveClosed({ code, reason });
+  };
+
+  // onerror stays a no-op: `ws` throws an 'error' nobody listens to (closing while connecting).
+  const detach = (s: SocketLike) => {
+    s.onopen = s.onmessage = null;
+    s.onclose = null;
+    s.onerror = () => undefined;
+  };
+
+  const handleClose = (code: number, reason: string) => {
+    stopHeartbeat();
+    socket = undefined;
+    if (stopped) return;
+    if (openedAt !== undefined && Date.now() - openedAt >= minUptimeMs) failures = 0;
+    openedAt = undefined;
+    const again =
+      shouldReconnect(code) &&
+      (options.maxAttempts === undefined || failures < options.maxAttempts);
+    options.onClose?.({ code, reason, willReconnect: again });
+    if (!again) return finish(code, reason);
+    const delayMs = backoffDelay(failures, options, options.random);
+    failures += 1;
+    state = 'waiting';
+    options.onReconnecting?.({ attempt: failures, delayMs, code });
+    retryTimer = setTimeout(connect, delayMs);
+  };
+
+  function connect(): void {
+    retryTimer = undefined;
+    if (stopped) return;
+    state = 'connecting';
+    let s: SocketLike;
+    try {
+      s = new Ctor!(url) as SocketLike;
+    } catch {
+      return handleClose(1006, 'connect failed');
+    }
+    socket = s;
+    let heardSincePing = true;
+
+    s.onopen = () => {
+      state = 'open';
+      openedAt = Date.now();
+      options.onOpen?.({ reconnected: everOpened });
+      everOpened = true;
+      if (heartbeatMs > 0) {
+        heartbeat = setInterval(() => {
+          if (!heardSincePing) {
+            // Half-open: no close frame will ever come, so drop this socket ourselves.
+            detach(s);
+            try {
+              s.close(HEARTBEAT_CLOSE_CODE, 'heartbeat timeout');
+            } catch {
+              /* already closing */
+            }
+            return handleClose(1006, 'heartbeat timeout');
+          }
+          heardSincePing = false;
+          if (s.readyState === OPEN) s.send(JSON.stringify({ event: 'ping' }));
+        }, heartbeatMs);
+      }
+    };
+    s.onmessage = (ev) => {
+      heardSincePing = true;
+      const message = decode(ev.data);
+      if (!message) return options.onInvalidMessage?.(ev.data);
+      if (message.event === 'pong') return;
+      if (wanted && !wanted.has(message.event)) return;
+      options.onEvent(message as RealtimeMessage);
+    };
+    // An error is always followed by close; the close decides what happens next.
+    s.onerror = () => undefined;
+    s.onclose = (ev) => {
+      detach(s);
+      handleClose(ev.code, ev.reason);
+    };
+  }
+
+  connect();
+
+  return {
+    close() {
+      if (stopped) return;
+      const s = socket;
+      socket = undefined;
+      if (s) {
+        detach(s);
+        try {
+          s.close(1000, 'client closed');
+        } catch {
+          /* already closing */
+        }
+      }
+      finish(1000, 'client closed');
+    },
+    closed,
+    get state() {
+      return state;
+    },
+  };
+}
+
+function decode(data: unknown): { event: string; payload?: unknown } | undefined {
+  let text: string;
+  if (typeof data === 'string') text = data;
+  else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
+    text = new TextDecoder().decode(data as ArrayBuffer);
+  } else return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (
+      value &&
+      typeof value === 'object' &&
+      typeof (value as { event?: unknown }).event === 'string'
+    ) {
+      return value as { event: string; payload?: unknown };
+    }
+  } catch {
+    /* not JSON */
+  }
+  return undefined;
+}
