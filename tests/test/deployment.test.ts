@@ -58,6 +58,7 @@ const PROCESSES: Record<string, ProcessSpec> = {
       'TRANSLATE_URL',
       'REALTIME_URL',
       'TRUST_PROXY',
+      'PUBLIC_BASE_URL',
     ],
     urls: {
       AUTH_URL: 'auth',
@@ -103,7 +104,7 @@ const PROCESSES: Record<string, ProcessSpec> = {
     pkgDir: 'services/sites',
     service: 'sites',
     entry: 'dist/main.js',
-    needs: [...DB, 'JWT_PUBLIC_KEY', ...SITES_SETTINGS],
+    needs: [...DB, 'JWT_PUBLIC_KEY', ...SITES_SETTINGS, 'IP_HASH_SECRET', 'PUBLIC_BASE_URL'],
     k8sService: true,
     hpa: false,
     usesDatabase: true,
@@ -123,7 +124,7 @@ const PROCESSES: Record<string, ProcessSpec> = {
     pkgDir: 'services/chat',
     service: 'chat',
     entry: 'dist/main.js',
-    needs: [...DB, 'JWT_PUBLIC_KEY'],
+    needs: [...DB, 'JWT_PUBLIC_KEY', 'IP_HASH_SECRET', 'INTERNAL_TOKEN'],
     k8sService: true,
     hpa: false,
     usesDatabase: true,
@@ -143,7 +144,7 @@ const PROCESSES: Record<string, ProcessSpec> = {
     pkgDir: 'services/realtime',
     service: 'realtime',
     entry: 'dist/main.js',
-    needs: ['REDIS_URL', 'JWT_PUBLIC_KEY', 'CHAT_URL'],
+    needs: ['REDIS_URL', 'JWT_PUBLIC_KEY', 'CHAT_URL', 'INTERNAL_TOKEN'],
     urls: { CHAT_URL: 'chat' },
     k8sService: true,
     hpa: true,
@@ -155,7 +156,8 @@ const SERVICE_ARGS = ['gateway', 'auth', 'app-store', 'sites', 'chat', 'translat
 /** Settings every process gets in both environments. */
 const COMMON = ['PORT', 'NODE_ENV', 'LOG_LEVEL', 'REDIS_URL'];
 /** Settings that must hold a real value in compose (not an empty fallback). */
-const REQUIRED_NON_EMPTY = /_URL$|^PORT$|^NODE_ENV$|^LOG_LEVEL$|^JWT_|^EMAIL_FROM$|^TRUST_PROXY$/;
+const REQUIRED_NON_EMPTY =
+  /_URL$|^PORT$|^NODE_ENV$|^LOG_LEVEL$|^JWT_|^EMAIL_FROM$|^TRUST_PROXY$|^IP_HASH_SECRET$|^INTERNAL_TOKEN$/;
 const IMAGE_PREFIX = 'ghcr.io/svc-platform/';
 
 const spec = (name: string): ProcessSpec => {

@@ -1,58 +1,20 @@
 // End to end: the real gateway and auth processes; a person logs in through the gateway.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { fileURLToPath } from 'node:url';
-import {
-  createTestDatabase,
-  generateTestKeyPair,
-  spawnService,
-  clearRedisPrefix,
-  startFakeResend,
-  testRedisPrefix,
-  waitForOk,
-  type ServiceProcess,
-  type TestDatabase,
-} from '@svc/service-kit/testing';
+import type { ServiceProcess } from '@svc/service-kit/testing';
+import { createTestSystem, type FakeResend } from './system-processes.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** A built entry point started as in production, once it answers /healthz. */
-async function start(entry: string, env: Record<string, string>): Promise<ServiceProcess> {
-  const proc = await spawnService({ cwd: ROOT, entry, env: { LOG_LEVEL: 'info', ...env } });
-  await waitForOk(proc, '/healthz', 20_000);
-  return proc;
-}
-
-const redisPrefix = testRedisPrefix();
-let database: TestDatabase;
-let resend: Awaited<ReturnType<typeof startFakeResend>>;
+const system = createTestSystem();
+let resend: FakeResend;
 let auth: ServiceProcess;
 let gateway: ServiceProcess;
 
 beforeAll(async () => {
-  database = await createTestDatabase(
-    fileURLToPath(new URL('../../services/auth/prisma/migrations', import.meta.url)),
-  );
-  resend = await startFakeResend();
-  const keys = generateTestKeyPair();
-  auth = await start('services/auth/dist/main.js', {
-    AUTH_DATABASE_URL: database.url,
-    REDIS_PREFIX: redisPrefix,
-    JWT_PRIVATE_KEY: keys.privateKey,
-    JWT_PUBLIC_KEY: keys.publicKey,
-    RESEND_API_KEY: 're_e2e',
-    RESEND_BASE_URL: resend.baseUrl,
-    EMAIL_FROM: 'Svc <login@svc.test>',
-  });
-  gateway = await start('gateway/dist/main.js', { AUTH_URL: auth.url });
+  resend = await system.resend();
+  auth = await system.service('auth', { LOG_LEVEL: 'info' });
+  gateway = await system.start('gateway/dist/main.js', { LOG_LEVEL: 'info', AUTH_URL: auth.url });
 }, 60_000);
 
-afterAll(async () => {
-  await gateway?.stop();
-  await auth?.stop();
-  await resend?.close();
-  await database?.drop();
-  await clearRedisPrefix(redisPrefix);
-});
+afterAll(() => system.stop());
 
 async function call(path: string, init: RequestInit & { cookie?: string } = {}) {
   const headers = new Headers(init.headers);
@@ -65,7 +27,10 @@ async function call(path: string, init: RequestInit & { cookie?: string } = {}) 
 describe('logging in through the gateway', () => {
   it('send-code, verify, me, set-username, logout', async () => {
     const email = 'e2e.person@example.com';
-    const sent = await call('/api/auth/send-code', { method: 'POST', body: JSON.stringify({ email }) });
+    const sent = await call('/api/auth/send-code', {
+      method: 'POST',
+      body: JSON.stringify({ email }),
+    });
     expect(sent.res.status).toBe(200);
     expect(sent.body).toEqual({ sent: true });
     expect(sent.res.headers.get('x-request-id')).toBeTruthy();
