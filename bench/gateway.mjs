@@ -7,17 +7,18 @@
 // server and in express) to show what the engine choice is worth; they do not affect the
 // exit code. Exit code 1 when gateway/direct < 0.80. Traffic stays on 127.0.0.1.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuMs } from './lib/process-cpu.mjs';
+import { HOST, freePort, waitFor } from './lib/processes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const requireGw = createRequire(path.join(ROOT, 'gateway', 'package.json'));
 const THRESHOLD = 0.8;
-const HOST = '127.0.0.1';
 
 // ---------------------------------------------------------------- child modes
 
@@ -116,41 +117,6 @@ function arg(name, fallback) {
   return i === -1 ? fallback : Number(process.argv[i + 1]);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = http.createServer();
-    s.listen(0, HOST, () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(url, child, what) {
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
-    const ok = await new Promise((resolve) => {
-      http.get(url, (res) => { res.resume(); resolve(res.statusCode === 200); }).on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error(`${what} did not come up at ${url}`);
-}
-
-/** CPU time (ms) a process used so far, from /proc (Linux); null elsewhere. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ = 100
-  } catch {
-    return null;
-  }
-}
-
 async function main() {
   const duration = arg('duration', 10);
   const warmup = arg('warmup', 2);
@@ -180,7 +146,7 @@ async function main() {
       upstreamKind === 'stub'
         ? spawnChild([fileURLToPath(import.meta.url), '--stub', String(upstreamPort)])
         : spawnChild(['--import', 'tsx', '--conditions=development', fileURLToPath(import.meta.url), '--service', String(upstreamPort)]);
-    await waitFor(`http://${HOST}:${upstreamPort}/healthz`, upstream, 'upstream stub');
+    await waitFor(`http://${HOST}:${upstreamPort}/healthz`, upstream, 'upstream stub', { attempts: 100 });
 
     const gatewayPort = await freePort();
     const gateway = spawnChild(['--import', 'tsx', '--conditions=development', 'gateway/src/main.ts'], {
@@ -189,7 +155,7 @@ async function main() {
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',
     });
-    await waitFor(`http://${HOST}:${gatewayPort}/healthz`, gateway, 'gateway');
+    await waitFor(`http://${HOST}:${gatewayPort}/healthz`, gateway, 'gateway', { attempts: 100 });
 
     const targets = [
       { name: 'direct', port: upstreamPort, pid: null },
@@ -199,7 +165,7 @@ async function main() {
       for (const kind of ['http-agent', 'hpm-bare', 'hpm-express']) {
         const port = await freePort();
         const child = spawnChild([fileURLToPath(import.meta.url), '--ref', kind, String(port), String(upstreamPort)]);
-        await waitFor(`http://${HOST}:${port}/api/v1/apps`, child, kind);
+        await waitFor(`http://${HOST}:${port}/api/v1/apps`, child, kind, { attempts: 100 });
         targets.push({ name: kind, port, pid: child.pid });
       }
     }
