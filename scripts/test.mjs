@@ -26,10 +26,16 @@ try {
 
 let passed = 0;
 let failed = 0;
+const failures = [];
 for (const file of readdirSync(RESULTS)) {
   const r = JSON.parse(readFileSync(path.join(RESULTS, file), 'utf8'));
   passed += r.passed;
   failed += r.failed;
+  failures.push(...(r.failures ?? []));
+}
+// Repeated at the end because CI keeps only the tail of the output.
+for (const f of failures) {
+  console.log(`\nFAILED ${f.pkg} ${f.file} › ${f.test}\n${f.message}`);
 }
 console.log(`\nTests: ${passed} passed, ${failed} failed`);
 if (failure || failed > 0 || passed === 0) process.exit(1);
