@@ -5,6 +5,7 @@ export * from './dependency-errors.js';
 export * from './errors.js';
 export * from './event-bus.js';
 export * from './system-messages.js';
+export * from './system-message-outbox.js';
 export * from './health.js';
 export * from './lifecycle.js';
 export * from './logger.js';

@@ -9,7 +9,8 @@ import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
 export const queuePrefix = (redisPrefix: string) => `${redisPrefix}bull`;
 
 export interface SystemMessageProducer {
-  post(job: SystemMessageJob): Promise<void>;
+  /** `jobId` makes the post idempotent while BullMQ keeps the job (see the outbox). */
+  post(job: SystemMessageJob, opts?: { jobId?: string }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,8 +24,9 @@ export function createSystemMessageProducer(
 ): SystemMessageProducer {
   const queue = new Queue(SYSTEM_MESSAGE_QUEUE, { connection, prefix: queuePrefix(redisPrefix) });
   return {
-    async post(job) {
+    async post(job, opts) {
       await queue.add(job.content_key, SystemMessageJob.parse(job), {
+        jobId: opts?.jobId,
         attempts: 10,
         backoff: { type: 'exponential', delay: 1000 },
         removeOnComplete: 1000,

@@ -96,6 +96,8 @@ export const AppBlockedParams = z.object({
   slug: z.string(),
   name: z.string(),
 });
+export type SiteSubmittedParams = z.infer<typeof SiteSubmittedParams>;
+export type AppBlockedParams = z.infer<typeof AppBlockedParams>;
 
 export const SystemMessageJob = z.discriminatedUnion('content_key', [
   z.object({ content_key: z.literal('site_submitted'), content_params: SiteSubmittedParams }),

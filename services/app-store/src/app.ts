@@ -10,7 +10,7 @@ import {
   type Logger,
   type Metrics,
   type Redis,
-  type SystemMessageProducer,
+  type SystemMessageOutbox,
 } from '@svc/service-kit';
 import { createAuthentication } from './authentication.js';
 import type { PrismaClient } from './generated/prisma/client.js';
@@ -33,8 +33,8 @@ export interface AppDeps {
   redisPrefix: string;
   /** ES256 public key (PEM) verifying `sn_token` sessions. */
   publicKey: string;
-  /** Posts chat system messages (app_blocked) on the durable BullMQ queue. */
-  systemMessages: SystemMessageProducer;
+  /** Relays chat system messages (app_blocked) that the store wrote with the block. */
+  systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
   /** Multiplies every rate limit (1 unless a benchmark raises it outside production). */
@@ -75,7 +75,6 @@ export function buildApp(deps: AppDeps): Express {
         limits,
         authenticate,
         systemMessages: deps.systemMessages,
-        logger: deps.logger,
       });
       keysRoutes(app, { store, limits, authenticate });
       meRoutes(app, { store, listing, limits, authenticate });

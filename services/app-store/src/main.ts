@@ -6,6 +6,7 @@ import {
   createRedis,
   createRuntime,
   createSystemMessageProducer,
+  startSystemMessageOutbox,
   exitOnStartupError,
   loadConfig,
   loadJwtKeys,
@@ -30,7 +31,13 @@ async function main(): Promise<void> {
     name: 'app-store-queues',
     forQueues: true,
   });
-  const systemMessages = createSystemMessageProducer(queueRedis, config.REDIS_PREFIX);
+  const producer = createSystemMessageProducer(queueRedis, config.REDIS_PREFIX);
+  const systemMessages = startSystemMessageOutbox({
+    pool: listingPool,
+    producer,
+    logger: rt.logger,
+    service: 'app-store',
+  });
   if (config.APP_STORE_RATE_LIMIT_SCALE !== 1)
     rt.logger.warn(
       { scale: config.APP_STORE_RATE_LIMIT_SCALE },
@@ -50,9 +57,10 @@ async function main(): Promise<void> {
     listingCacheMs: config.APP_STORE_LISTING_CACHE_MS,
   });
   await rt.serve(app, [
+    () => systemMessages.stop(),
+    () => producer.close(),
     () => db.$disconnect(),
     () => listingPool.end(),
-    () => systemMessages.close(),
     () => closeRedis(queueRedis),
   ]);
 }

@@ -2,7 +2,7 @@
 // search function through the connection's search_path).
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
 import type { App as AppRow } from './generated/prisma/client.js';
-import type { AppListItem, ReportReason, SubmitAppBody } from '@svc/types';
+import type { AppBlockedParams, AppListItem, ReportReason, SubmitAppBody } from '@svc/types';
 import { reachesBlockThreshold } from './domain/report-threshold.js';
 import type { AppChanges } from './domain/app-update.js';
 import { LISTING_COLUMNS } from './domain/listing-query.js';
@@ -115,6 +115,15 @@ export function createAppStore(db: AppStoreDb) {
           where: { id: app.id },
           data: { reportCount, ...(blockedNow ? { status: 'blocked' as const } : {}) },
         });
+        // Chat's announcement commits with the block (outbox), so it cannot be lost.
+        if (blockedNow) {
+          await tx.systemMessageOutbox.create({
+            data: {
+              contentKey: 'app_blocked',
+              contentParams: { slug, name: app.name } satisfies AppBlockedParams,
+            },
+          });
+        }
         return { kind: 'recorded', reportCount, blockedNow, app: { slug, name: app.name } };
       });
     },

@@ -11,6 +11,7 @@ import {
   createPgAdapter,
   createRedis,
   createSystemMessageProducer,
+  startSystemMessageOutbox,
   queuePrefix,
   signSessionToken,
   waitForRedis,
@@ -43,6 +44,8 @@ export async function startHarness(
     rateLimitScale?: number;
     /** Listing answer reuse (ms); 0 here so direct database writes show at once. */
     listingCacheMs?: number;
+    /** false: the app never nudges the outbox relay (it polls hourly); tests drain it. */
+    relayOutbox?: boolean;
   } = {},
 ) {
   const logger = createLogger('app-store-test', 'silent');
@@ -58,7 +61,14 @@ export async function startHarness(
   const queueRedis = createRedis(redisUrl, logger, { forQueues: true });
   const redisPrefix = testRedisPrefix();
   const keys = generateTestKeyPair();
-  const systemMessages = createSystemMessageProducer(queueRedis, redisPrefix);
+  const producer = createSystemMessageProducer(queueRedis, redisPrefix);
+  const systemMessages = startSystemMessageOutbox({
+    pool: listingPool,
+    producer,
+    logger,
+    service: 'app-store',
+    intervalMs: opts.relayOutbox === false ? 3_600_000 : undefined,
+  });
   const app = buildApp({
     logger,
     db,
@@ -66,7 +76,7 @@ export async function startHarness(
     redis,
     redisPrefix,
     publicKey: keys.publicKey,
-    systemMessages,
+    systemMessages: opts.relayOutbox === false ? { nudge: () => {} } : systemMessages,
     rateLimitScale: opts.rateLimitScale,
     listingCacheMs: opts.listingCacheMs ?? 0,
   });
@@ -111,9 +121,19 @@ export async function startHarness(
     return res.body;
   }
 
-  /** Every job on the chat-system queue of this test's prefix. */
-  const systemJobs = () =>
-    queue.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed', 'paused', 'prioritized']);
+  /** Every job on the chat-system queue of this test's prefix, once the outbox is relayed. */
+  const systemJobs = async () => {
+    await systemMessages.drain();
+    return queue.getJobs([
+      'waiting',
+      'active',
+      'completed',
+      'failed',
+      'delayed',
+      'paused',
+      'prioritized',
+    ]);
+  };
 
   return {
     app,
@@ -128,9 +148,11 @@ export async function startHarness(
     submit,
     createKey,
     systemJobs,
+    outbox: systemMessages,
     async close() {
       await queue.close();
-      await systemMessages.close();
+      await systemMessages.stop();
+      await producer.close();
       await deleteRedisPrefix(adminRedis, redisPrefix).catch(() => {});
       await closeRedis(queueRedis);
       await closeRedis(adminRedis);

@@ -189,3 +189,36 @@ describe('five simultaneous reports', () => {
     }
   }, 60_000);
 });
+
+describe('the app_blocked message and the block commit together', () => {
+  let quiet: Harness;
+  beforeAll(async () => {
+    quiet = await startHarness({ relayOutbox: false });
+  });
+  afterAll(() => quiet.close());
+
+  it('waits in the outbox when nothing relays it, and is sent once a relay runs', async () => {
+    const owner = quiet.user('owner');
+    await quiet.seedApp(owner, { slug: 'outboxed-app', name: 'Outboxed App' });
+    for (let i = 0; i < 5; i++) {
+      const res = await request(quiet.app)
+        .post('/api/v1/apps/outboxed-app/report')
+        .set('Cookie', quiet.user(`o${i}`).cookie)
+        .send({});
+      expect(res.status).toBe(200);
+    }
+    // What a process that died right after answering would leave behind:
+    const waiting = await quiet.db.systemMessageOutbox.findMany();
+    expect(waiting.map((r) => [r.contentKey, r.contentParams])).toEqual([
+      ['app_blocked', { slug: 'outboxed-app', name: 'Outboxed App' }],
+    ]);
+    const jobs = await quiet.systemJobs();
+    expect(jobs.map((j) => j.data)).toEqual([
+      {
+        content_key: 'app_blocked',
+        content_params: { slug: 'outboxed-app', name: 'Outboxed App' },
+      },
+    ]);
+    expect(await quiet.db.systemMessageOutbox.count()).toBe(0);
+  });
+});

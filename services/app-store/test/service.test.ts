@@ -21,7 +21,7 @@ beforeAll(async () => {
     redis: h.redis,
     redisPrefix: h.redisPrefix,
     publicKey: h.keys.publicKey,
-    systemMessages: { post: async () => {}, close: async () => {} },
+    systemMessages: { nudge: () => {} },
   };
 });
 

@@ -11,7 +11,7 @@ import {
   type Logger,
   type Metrics,
   type Redis,
-  type SystemMessageProducer,
+  type SystemMessageOutbox,
 } from '@svc/service-kit';
 import type { CaptchaVerifier } from './captcha.js';
 import type { DailyBgSource } from './daily-bg-source.js';
@@ -41,7 +41,7 @@ export interface AppDeps {
   publicKey: string;
   /** The scrape queue (on a `forQueues` connection). */
   scrapeQueue: Queue;
-  systemMessages: SystemMessageProducer;
+  systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
   /** Set when CAPTCHA_SECRET_KEY is. */
   captcha?: CaptchaVerifier;
   /** SSRF-safe page fetcher for the claim check (@svc/safe-fetch). */

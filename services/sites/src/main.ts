@@ -5,6 +5,7 @@ import {
   createRedis,
   createRuntime,
   createSystemMessageProducer,
+  startSystemMessageOutbox,
   closeRedis,
   exitOnStartupError,
   loadConfig,
@@ -36,7 +37,13 @@ async function main(): Promise<void> {
     forQueues: true,
   });
   const queues = createQueues(queueRedis, config.REDIS_PREFIX);
-  const systemMessages = createSystemMessageProducer(queueRedis, config.REDIS_PREFIX);
+  const producer = createSystemMessageProducer(queueRedis, config.REDIS_PREFIX);
+  const systemMessages = startSystemMessageOutbox({
+    pool: listingPool,
+    producer,
+    logger: rt.logger,
+    service: 'sites',
+  });
   const requeue = startScrapeRequeue({
     store: createSiteStore(db),
     queue: queues[SCRAPE_QUEUE],
@@ -78,7 +85,8 @@ async function main(): Promise<void> {
   });
   await rt.serve(app, [
     async () => requeue.stop(),
-    () => systemMessages.close(),
+    () => systemMessages.stop(),
+    () => producer.close(),
     () => Promise.all(Object.values(queues).map((q) => q.close())),
     () => closeRedis(queueRedis),
     () => db.$disconnect(),

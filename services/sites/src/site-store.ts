@@ -61,6 +61,11 @@ export function createSiteStore(db: PrismaClient) {
           INSERT INTO site_submissions (site_id, user_id, created_at)
           SELECT id, ${site.userId}, ${NOW_UTC} FROM upsert WHERE ${site.userId}::text IS NOT NULL
           ON CONFLICT (user_id, site_id) DO NOTHING
+        ), announcement AS (
+          -- Chat's site_submitted message commits with the new row (outbox, see submit-site.ts).
+          INSERT INTO system_message_outbox (content_key, content_params)
+          SELECT 'site_submitted', jsonb_build_object('site_id', id, 'url', url, 'domain', domain)
+          FROM upsert WHERE inserted
         )
         SELECT * FROM upsert`;
       const { inserted, ...row } = rows[0]!;

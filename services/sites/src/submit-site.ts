@@ -8,9 +8,13 @@
 // scraped re-queues) and (b) the API's re-queue sweep (`scrape-requeue.ts`), which
 // re-queues pending sites older than a few minutes. So an acknowledged submit is always
 // queued, and a refused one is queued by a retry or the sweep.
+//
+// The `site_submitted` chat message is written by the same statement as the new row (the
+// transactional outbox of @svc/service-kit), so it is sent even when this request ends in
+// that 503 or the process dies right after answering; the nudge only hurries it along.
 import { nanoid } from 'nanoid';
 import type { Queue } from 'bullmq';
-import { HttpError, badRequest, withTimeout, type SystemMessageProducer } from '@svc/service-kit';
+import { HttpError, badRequest, withTimeout, type SystemMessageOutbox } from '@svc/service-kit';
 import { ERROR_MESSAGES, type Site } from '@svc/types';
 import type { CaptchaVerifier } from './captcha.js';
 import { normaliseSiteUrl } from './domain/site-url.js';
@@ -26,7 +30,7 @@ const QUEUE_TIMEOUT_MS = 3000;
 export interface SubmitDeps {
   store: SiteStore;
   scrapeQueue: Queue;
-  systemMessages: SystemMessageProducer;
+  systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
   captcha?: CaptchaVerifier;
 }
 
@@ -58,17 +62,10 @@ export async function submitSite(
     profile: profile && { platform: profile.platform, username: profile.username },
     userId: input.userId,
   });
+  if (inserted) deps.systemMessages.nudge();
   // A resubmitted site whose scrape failed gets another try (the page may be up now); the
   // per-IP submit limit bounds how often that can happen.
   if (site.scrapeStatus !== 'done') await queueWrite(enqueueScrape(deps.scrapeQueue, site.id));
-  if (inserted) {
-    await queueWrite(
-      deps.systemMessages.post({
-        content_key: 'site_submitted',
-        content_params: { site_id: site.id, url: site.url, domain: site.domain },
-      }),
-    );
-  }
   return { site: toSite(site), isNew: inserted };
 }
 

@@ -11,6 +11,7 @@ import {
   createPgAdapter,
   createRedis,
   createSystemMessageProducer,
+  startSystemMessageOutbox,
   queuePrefix,
   signSessionToken,
   waitForRedis,
@@ -89,7 +90,13 @@ export async function startHarness(opts: HarnessOptions = {}) {
   await waitForRedis(adminRedis);
   const redisPrefix = testRedisPrefix();
   const queues = createQueues(queueRedis, redisPrefix);
-  const systemMessages = createSystemMessageProducer(queueRedis, redisPrefix);
+  const producer = createSystemMessageProducer(queueRedis, redisPrefix);
+  const systemMessages = startSystemMessageOutbox({
+    pool: listingPool,
+    producer,
+    logger,
+    service: 'sites',
+  });
   const chatQueue = new Queue(SYSTEM_MESSAGE_QUEUE, {
     connection: adminRedis,
     prefix: queuePrefix(redisPrefix),
@@ -164,13 +171,16 @@ export async function startHarness(opts: HarnessOptions = {}) {
     dbTarget: database.target,
     scrapeQueue: queues[SCRAPE_QUEUE],
     chatQueue,
+    /** The app's outbox relay: drain() before reading chatQueue. */
+    outbox: systemMessages,
     captchaVerifier,
     provider,
     website,
     sessionCookie,
     async close() {
       await Promise.all(Object.values(queues).map((q) => q.close()));
-      await systemMessages.close();
+      await systemMessages.stop();
+      await producer.close();
       await chatQueue.close();
       await deleteRedisPrefix(adminRedis, redisPrefix);
       redis.disconnect();

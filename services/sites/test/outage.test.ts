@@ -86,6 +86,12 @@ describe('Redis outage', () => {
     );
     expect(retry.status).toBe(200);
     expect((await h.scrapeQueue.getJob(`scrape-${row!.id}`))?.data).toEqual({ siteId: row!.id });
+    // The chat announcement was committed with the row, so the 503 did not lose it: once.
+    await h.outbox.drain();
+    const announced = (await h.chatQueue.getJobs(['waiting', 'delayed', 'prioritized'])).filter(
+      (j) => j.data.content_params.site_id === row!.id,
+    );
+    expect(announced.map((j) => j.data.content_key)).toEqual(['site_submitted']);
     const ready = await eventually(
       () => request(h.app).get('/readyz'),
       (r) => r.status === 200,

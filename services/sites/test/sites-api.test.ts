@@ -59,6 +59,7 @@ describe('POST /api/sites', () => {
 
     const job = await h.scrapeQueue.getJob(`scrape-${site.id}`);
     expect(job?.data).toEqual({ siteId: site.id });
+    await h.outbox.drain();
     const chatJobs = await h.chatQueue.getJobs(['waiting', 'delayed', 'prioritized']);
     expect(chatJobs.map((j) => j.data)).toContainEqual({
       content_key: 'site_submitted',
@@ -75,6 +76,7 @@ describe('POST /api/sites', () => {
     expect(again.body.site.id).toBe(first.body.site.id);
     expect(again.body.site.submit_count).toBe(2);
     expect(again.body.site.hot_score).toBeGreaterThan(first.body.site.hot_score);
+    await h.outbox.drain();
     const chatJobs = await h.chatQueue.getJobs(['waiting', 'delayed', 'prioritized']);
     expect(
       chatJobs.filter((j) => j.data.content_params.site_id === first.body.site.id),

@@ -16,9 +16,7 @@ import {
   conflict,
   forbidden,
   notFound,
-  withTimeout,
-  type Logger,
-  type SystemMessageProducer,
+  type SystemMessageOutbox,
 } from '@svc/service-kit';
 import { callerOf, type AuthRequirement } from '../authentication.js';
 import { toDetail } from '../domain/app-record.js';
@@ -33,14 +31,12 @@ export interface AppsRoutesDeps {
   listing: Listing;
   limits: RateLimits;
   authenticate: (requirement: AuthRequirement) => RequestHandler;
-  systemMessages: SystemMessageProducer;
-  logger: Logger;
+  /** The app_blocked message is already in the outbox; this only hurries its relay. */
+  systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
 }
 
-const SYSTEM_MESSAGE_TIMEOUT_MS = 2000;
-
 export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
-  const { store, listing, limits, authenticate, logger } = deps;
+  const { store, listing, limits, authenticate } = deps;
   const publicLimit = limits.public.middleware;
   const authenticatedLimit = limits.authenticated.middleware;
 
@@ -142,26 +138,9 @@ export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
       }
       if (result.blockedNow) {
         await listing.invalidate({ totals: true });
-        await announceBlocked(result.app);
+        deps.systemMessages.nudge();
       }
       res.json({ success: true, ...reportOutcome(result.reportCount) });
     },
   );
-
-  /**
-   * Tells chat (durable BullMQ queue) that an app was blocked. The block is committed, so
-   * the answer stays 200 whatever happens here; while Redis is unreachable the job waits
-   * in the queue client's offline buffer and is sent when Redis returns (see README).
-   */
-  async function announceBlocked(blocked: { slug: string; name: string }): Promise<void> {
-    try {
-      await withTimeout(
-        deps.systemMessages.post({ content_key: 'app_blocked', content_params: blocked }),
-        SYSTEM_MESSAGE_TIMEOUT_MS,
-        'chat-system queue',
-      );
-    } catch (err) {
-      logger.error({ err, slug: blocked.slug }, 'app_blocked system message not confirmed');
-    }
-  }
 }

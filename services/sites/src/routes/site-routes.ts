@@ -9,7 +9,7 @@ import {
   rateLimit,
   requireSession,
   type Redis,
-  type SystemMessageProducer,
+  type SystemMessageOutbox,
 } from '@svc/service-kit';
 import { ERROR_MESSAGES, SITE_TAGS, SiteIdParams, SiteListQuery, SubmitSiteBody } from '@svc/types';
 import type { CaptchaVerifier } from '../captcha.js';
@@ -37,7 +37,7 @@ export interface SiteRoutesDeps {
   redis: Redis;
   redisPrefix: string;
   scrapeQueue: Queue;
-  systemMessages: SystemMessageProducer;
+  systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
   captcha?: CaptchaVerifier;
   pageFetcher: PageFetcher;
   hashIp: IpHasher;

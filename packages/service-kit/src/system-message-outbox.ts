@@ -1,0 +1,144 @@
+// Transactional outbox for chat's system messages. A request that causes one (a new site, a
+// blocked app) writes the message into its service's `system_message_outbox` table in the
+// same transaction as the change itself; this relay then moves rows to the BullMQ queue.
+// So an acknowledged change always gets its message, even when Redis is down at that
+// moment or the process dies right after answering.
+//
+// Delivery is at least once: a row is deleted only after BullMQ has the job, and the job id
+// is derived from the row (`<service>-<id>`), so a re-post after a crash between the two is
+// dropped by BullMQ while the first job is still kept.
+import type pg from 'pg';
+import { SystemMessageJob } from '@svc/types';
+import { withTimeout } from './health.js';
+import type { Logger } from './logger.js';
+import type { SystemMessageProducer } from './system-messages.js';
+
+/** The table every producing service creates in its own schema (see its migration). */
+export const SYSTEM_MESSAGE_OUTBOX_TABLE = 'system_message_outbox';
+
+/** The row insert, for services writing through raw SQL: parameters $1 key, $2 params. */
+export const INSERT_SYSTEM_MESSAGE_SQL = `INSERT INTO ${SYSTEM_MESSAGE_OUTBOX_TABLE} (content_key, content_params) VALUES ($1, $2::jsonb)`;
+
+export interface SystemMessageOutbox {
+  /** A row was just committed: relay soon rather than at the next poll. */
+  nudge(): void;
+  /** Relays everything waiting now; resolves with how many messages were sent. */
+  drain(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface OutboxOptions {
+  pool: pg.Pool;
+  producer: Pick<SystemMessageProducer, 'post'>;
+  logger: Logger;
+  /** Prefix of BullMQ job ids, so two services' row ids never collide. */
+  service: string;
+  /** Poll period for rows whose nudge was lost (e.g. Redis was down). */
+  intervalMs?: number;
+  batch?: number;
+  postTimeoutMs?: number;
+}
+
+export function startSystemMessageOutbox(opts: OutboxOptions): SystemMessageOutbox {
+  const batch = opts.batch ?? 100;
+  const postTimeoutMs = opts.postTimeoutMs ?? 2000;
+  let running: Promise<number> | undefined;
+  let next: Promise<number> | undefined;
+  let stopped = false;
+
+  /** One batch in one transaction; rows locked SKIP LOCKED so replicas share the work. */
+  async function relayBatch(): Promise<number> {
+    const client = await opts.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{
+        id: string;
+        content_key: string;
+        content_params: unknown;
+      }>(
+        `SELECT id::text, content_key, content_params FROM ${SYSTEM_MESSAGE_OUTBOX_TABLE}
+         ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [batch],
+      );
+      for (const row of rows) {
+        const parsed = SystemMessageJob.safeParse({
+          content_key: row.content_key,
+          content_params: row.content_params,
+        });
+        // A row that can never be a valid job would block nothing (it is deleted), but is logged.
+        if (!parsed.success) {
+          opts.logger.error(
+            { id: row.id },
+            'system message outbox row is not a valid job; dropped',
+          );
+          continue;
+        }
+        await withTimeout(
+          opts.producer.post(parsed.data, { jobId: `${opts.service}-${row.id}` }),
+          postTimeoutMs,
+          'chat-system queue',
+        );
+      }
+      if (rows.length > 0) {
+        await client.query(
+          `DELETE FROM ${SYSTEM_MESSAGE_OUTBOX_TABLE} WHERE id = ANY($1::bigint[])`,
+          [rows.map((r) => r.id)],
+        );
+      }
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async function drainAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await relayBatch();
+      total += n;
+      if (n < batch) return total;
+    }
+  }
+
+  function drain(): Promise<number> {
+    if (!running) {
+      running = drainAll().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    // The drain under way may have read before the caller's commit: one more after it.
+    next ??= running
+      .catch(() => 0)
+      .then(() => {
+        next = undefined;
+        return drain();
+      });
+    return next;
+  }
+
+  function logFailure(err: Error) {
+    opts.logger.warn({ err: err.message }, 'system message outbox: relay failed, will retry');
+  }
+
+  const timer = setInterval(() => {
+    drain().catch(logFailure);
+  }, opts.intervalMs ?? 5000);
+  timer.unref();
+
+  return {
+    nudge() {
+      if (!stopped) drain().catch(logFailure);
+    },
+    drain,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await (next ?? running)?.catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,201 @@
+// The system-message outbox against real PostgreSQL, Redis and BullMQ: committed rows reach
+// the chat-system queue once, survive a Redis outage, and are shared between replicas.
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Queue } from 'bullmq';
+import type pg from 'pg';
+import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
+import { createLogger } from '../src/logger.js';
+import { createPgPool } from '../src/prisma-adapter.js';
+import { createRedis, waitForRedis } from '../src/redis.js';
+import { closeRedis } from '../src/runtime.js';
+import {
+  INSERT_SYSTEM_MESSAGE_SQL,
+  startSystemMessageOutbox,
+  type SystemMessageOutbox,
+} from '../src/system-message-outbox.js';
+import { createSystemMessageProducer, queuePrefix } from '../src/system-messages.js';
+import {
+  TEST_REDIS_URL,
+  clearRedisPrefix,
+  createTestDatabase,
+  startTcpProxy,
+  testRedisPrefix,
+  type TestDatabase,
+} from '../src/testing.js';
+
+// The table as the services' migrations create it.
+const DDL = `CREATE TABLE system_message_outbox (
+  id BIGSERIAL PRIMARY KEY,
+  content_key TEXT NOT NULL,
+  content_params JSONB NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);`;
+
+const logger = createLogger('test', 'silent');
+const prefix = testRedisPrefix();
+let db: TestDatabase;
+let pool: pg.Pool;
+const redis = createRedis(TEST_REDIS_URL, logger, { forQueues: true });
+const queue = new Queue(SYSTEM_MESSAGE_QUEUE, { connection: redis, prefix: queuePrefix(prefix) });
+const producer = createSystemMessageProducer(redis, prefix);
+const outboxes: SystemMessageOutbox[] = [];
+
+const start = (over: Partial<Parameters<typeof startSystemMessageOutbox>[0]> = {}) => {
+  const o = startSystemMessageOutbox({ pool, producer, logger, service: 'test', ...over });
+  outboxes.push(o);
+  return o;
+};
+const insert = (params: Record<string, string>) =>
+  pool.query(INSERT_SYSTEM_MESSAGE_SQL, ['site_submitted', JSON.stringify(params)]);
+const rowsLeft = async () =>
+  Number((await pool.query('SELECT count(*) AS n FROM system_message_outbox')).rows[0].n);
+const jobs = async () =>
+  (await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).map((j) => ({
+    id: j.id,
+    data: j.data as unknown,
+  }));
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+  mkdirSync(path.join(dir, '0001_outbox'));
+  writeFileSync(path.join(dir, '0001_outbox', 'migration.sql'), DDL);
+  db = await createTestDatabase(dir);
+  pool = createPgPool(db.target, 4);
+  await waitForRedis(redis);
+});
+
+afterAll(async () => {
+  await Promise.all(outboxes.map((o) => o.stop()));
+  await producer.close();
+  await queue.close();
+  await pool.end();
+  await db.drop();
+  await clearRedisPrefix(prefix);
+  await closeRedis(redis);
+});
+
+describe('system message outbox', () => {
+  it('relays committed rows to the queue with a row-derived job id, then deletes them', async () => {
+    const outbox = start();
+    await insert({ site_id: 's1', url: 'https://a.example/', domain: 'a.example' });
+    await insert({ site_id: 's2', url: 'https://b.example/', domain: 'b.example' });
+    expect(await outbox.drain()).toBe(2);
+    expect(await rowsLeft()).toBe(0);
+    const sent = await jobs();
+    expect(sent.map((j) => j.data)).toEqual(
+      expect.arrayContaining([
+        {
+          content_key: 'site_submitted',
+          content_params: { site_id: 's1', url: 'https://a.example/', domain: 'a.example' },
+        },
+        {
+          content_key: 'site_submitted',
+          content_params: { site_id: 's2', url: 'https://b.example/', domain: 'b.example' },
+        },
+      ]),
+    );
+    expect(sent.every((j) => /^test-\d+$/.test(j.id ?? ''))).toBe(true);
+    expect(await outbox.drain()).toBe(0);
+    await queue.obliterate({ force: true });
+  });
+
+  it('a re-post of the same row (crash between post and delete) is one job', async () => {
+    await insert({ site_id: 'dup', url: 'https://d.example/', domain: 'd.example' });
+    const { rows } = await pool.query('SELECT id::text FROM system_message_outbox');
+    const jobId = `test-${rows[0].id}`;
+    // What a relay that died before its DELETE committed would already have sent:
+    await producer.post(
+      {
+        content_key: 'site_submitted',
+        content_params: { site_id: 'dup', url: 'https://d.example/', domain: 'd.example' },
+      },
+      { jobId },
+    );
+    expect(await start().drain()).toBe(1);
+    expect((await jobs()).map((j) => j.id)).toEqual([jobId]);
+    await queue.obliterate({ force: true });
+  });
+
+  it('keeps rows while Redis is unreachable and sends them once it returns', async () => {
+    const proxy = await startTcpProxy(6379);
+    const cutRedis = createRedis(`redis://127.0.0.1:${proxy.port}`, logger, { forQueues: true });
+    await waitForRedis(cutRedis);
+    const cutProducer = createSystemMessageProducer(cutRedis, prefix);
+    const outbox = start({ producer: cutProducer, postTimeoutMs: 300 });
+    try {
+      await proxy.cut();
+      await insert({ site_id: 'o1', url: 'https://o.example/', domain: 'o.example' });
+      await expect(outbox.drain()).rejects.toThrow(/did not answer/);
+      expect(await rowsLeft()).toBe(1);
+
+      await proxy.restore();
+      await waitForRedis(cutRedis, 10_000);
+      // The first post may also arrive from the client's offline buffer: still one job.
+      expect(await outbox.drain()).toBe(1);
+      expect(await rowsLeft()).toBe(0);
+      const sent = await jobs();
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.data).toMatchObject({ content_params: { site_id: 'o1' } });
+    } finally {
+      await outbox.stop();
+      await cutProducer.close();
+      await closeRedis(cutRedis);
+      await proxy.close();
+      await queue.obliterate({ force: true });
+    }
+  });
+
+  it('two replicas draining at once send every row exactly once', async () => {
+    for (let i = 0; i < 60; i++)
+      await insert({ site_id: `r${i}`, url: `https://r${i}.example/`, domain: `r${i}.example` });
+    const a = start({ batch: 7 });
+    const b = start({ batch: 7 });
+    const [na, nb] = await Promise.all([a.drain(), b.drain()]);
+    expect(na + nb).toBe(60);
+    const sent = await jobs();
+    expect(sent).toHaveLength(60);
+    expect(
+      new Set(
+        sent.map((j) => (j.data as { content_params: { site_id: string } }).content_params.site_id),
+      ).size,
+    ).toBe(60);
+    await queue.obliterate({ force: true });
+  });
+
+  it('a nudge relays without waiting for the poll, and the poll catches what no nudge did', async () => {
+    const outbox = start({ intervalMs: 60_000 });
+    await insert({ site_id: 'n1', url: 'https://n.example/', domain: 'n.example' });
+    outbox.nudge();
+    await waitUntil(async () => (await rowsLeft()) === 0);
+    expect(await jobs()).toHaveLength(1);
+
+    const polling = start({ intervalMs: 50 });
+    await insert({ site_id: 'p1', url: 'https://p.example/', domain: 'p.example' });
+    await waitUntil(async () => (await rowsLeft()) === 0);
+    expect(await jobs()).toHaveLength(2);
+    await polling.stop();
+    await queue.obliterate({ force: true });
+  });
+
+  it('drops a row that is not a valid job instead of blocking the ones behind it', async () => {
+    await pool.query(INSERT_SYSTEM_MESSAGE_SQL, ['no_such_key', '{}']);
+    await insert({ site_id: 'v1', url: 'https://v.example/', domain: 'v.example' });
+    expect(await start().drain()).toBe(2);
+    expect(await rowsLeft()).toBe(0);
+    expect((await jobs()).map((j) => j.data)).toEqual([
+      expect.objectContaining({ content_params: expect.objectContaining({ site_id: 'v1' }) }),
+    ]);
+    await queue.obliterate({ force: true });
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
