@@ -49,6 +49,12 @@ export function startSystemMessageOutbox(opts: OutboxOptions): SystemMessageOutb
   /** One batch in one transaction; rows locked SKIP LOCKED so replicas share the work. */
   async function relayBatch(): Promise<number> {
     const client = await opts.pool.connect();
+    // A checked-out client's connection may die (PostgreSQL restarts): the pool only listens
+    // to idle clients, and an unheard 'error' event would crash the process. The query in
+    // flight fails on its own and the batch is retried.
+    const onError = () => {};
+    client.on('error', onError);
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       const { rows } = await client.query<{
@@ -88,10 +94,14 @@ export function startSystemMessageOutbox(opts: OutboxOptions): SystemMessageOutb
       await client.query('COMMIT');
       return rows.length;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
+      await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+        broken = rollbackErr;
+      });
       throw err;
     } finally {
-      client.release();
+      client.off('error', onError);
+      // A client that could not even roll back is not reused: its connection is gone.
+      client.release(broken);
     }
   }
 

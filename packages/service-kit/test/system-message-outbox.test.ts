@@ -148,6 +148,38 @@ describe('system message outbox', () => {
     }
   });
 
+  it('survives PostgreSQL dropping its connection mid-batch, and relays the row afterwards', async () => {
+    const proxy = await startTcpProxy(db.target.port);
+    const cutPool = createPgPool({ ...db.target, host: '127.0.0.1', port: proxy.port }, 2);
+    // The connection dies while the batch holds its client, inside the transaction.
+    const outbox = start({
+      pool: cutPool,
+      producer: {
+        post: async () => {
+          await proxy.cut();
+          throw new Error('PostgreSQL went away');
+        },
+      },
+    });
+    try {
+      await insert({ site_id: 'pg1', url: 'https://pg.example/', domain: 'pg.example' });
+      await expect(outbox.drain()).rejects.toThrow();
+      // Without the client's error listener the process would have crashed by now.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await rowsLeft()).toBe(1);
+      await proxy.restore();
+      expect(await start({ pool: cutPool }).drain()).toBe(1);
+      expect((await jobs()).map((j) => j.data)).toEqual([
+        expect.objectContaining({ content_params: expect.objectContaining({ site_id: 'pg1' }) }),
+      ]);
+    } finally {
+      await outbox.stop();
+      await cutPool.end();
+      await proxy.close();
+      await queue.obliterate({ force: true });
+    }
+  });
+
   it('two replicas draining at once send every row exactly once', async () => {
     for (let i = 0; i < 60; i++)
       await insert({ site_id: `r${i}`, url: `https://r${i}.example/`, domain: `r${i}.example` });
