@@ -1,4 +1,5 @@
 export * from './app.js';
+export * from './client-ip.js';
 export * from './config.js';
 export * from './database-url.js';
 export * from './dependency-errors.js';
@@ -7,6 +8,7 @@ export * from './event-bus.js';
 export * from './system-messages.js';
 export * from './system-message-outbox.js';
 export * from './health.js';
+export * from './ids.js';
 export * from './lifecycle.js';
 export * from './logger.js';
 export * from './metrics.js';

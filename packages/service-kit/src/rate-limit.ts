@@ -65,6 +65,3 @@ function setHeaders(res: Parameters<RequestHandler>[1], limit: number, r: RateLi
   res.setHeader('RateLimit-Remaining', String(Math.max(0, r.remainingPoints)));
   res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(r.msBeforeNext / 1000))));
 }
-
-/** The client IP as the gateway reported it (express computes it from trust proxy). */
-export const byIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';

@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
-import { byIp, rateLimit } from '../src/rate-limit.js';
+import { byIp } from '../src/client-ip.js';
+import { rateLimit } from '../src/rate-limit.js';
 import { createRedis, waitForRedis } from '../src/redis.js';
 import { TEST_REDIS_URL, deleteRedisPrefix, testRedisPrefix } from '../src/testing.js';
 

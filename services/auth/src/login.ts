@@ -1,7 +1,7 @@
 // The email-code login: send a code, verify it, find or create the user.
 import { nanoid } from 'nanoid';
 import { ERROR_MESSAGES } from '@svc/types';
-import { HttpError, badRequest, conflict } from '@svc/service-kit';
+import { HttpError, badRequest, conflict, newId } from '@svc/service-kit';
 import { baseUsername, usernameCandidate } from './domain/default-username.js';
 import { CODE_TTL_MS, MAX_WRONG_ATTEMPTS, codeMatches, generateCode, hashCode } from './domain/login-code.js';
 import type { Mailer } from './mailer.js';
@@ -15,7 +15,7 @@ export function createLogin(deps: { store: AuthStore; mailer: Mailer; codeSecret
     const base = baseUsername(email);
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
-        return await store.createUser({ id: nanoid(), email, username: usernameCandidate(base, attempt) });
+        return await store.createUser({ id: newId(), email, username: usernameCandidate(base, attempt) });
       } catch (err) {
         if (isUniqueViolation(err, 'email')) {
           const existing = await store.findUserByEmail(email); // a parallel first login won
@@ -24,7 +24,7 @@ export function createLogin(deps: { store: AuthStore; mailer: Mailer; codeSecret
         if (!isUniqueViolation(err)) throw err;
       }
     }
-    return store.createUser({ id: nanoid(), email, username: usernameCandidate(`${base.slice(0, 20)}-${nanoid(6)}`, 0) });
+    return store.createUser({ id: newId(), email, username: usernameCandidate(`${base.slice(0, 20)}-${nanoid(6)}`, 0) });
   }
 
   return {

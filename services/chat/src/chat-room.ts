@@ -1,6 +1,5 @@
 // What chat does, independent of HTTP: post, like, entrance and system messages. Each
 // stored message is published as `new_message`, each like as `like` (DECISIONS §5).
-import { nanoid } from 'nanoid';
 import {
   ENTRANCE_CONTENT,
   ENTRANCE_COOLDOWN_SECONDS,
@@ -11,7 +10,8 @@ import {
 import type { Caller, EventPublisher, Logger, Redis } from '@svc/service-kit';
 import { HttpError, ERROR_MESSAGES_FOR_CHAT } from './errors.js';
 import { formatSenderLocation, geoSenderName } from './domain/geo-name.js';
-import { hashIp, likerKey, visitorTag } from './domain/ip-hash.js';
+import { newId, hashIp } from '@svc/service-kit';
+import { likerKey, visitorTag } from './domain/ip-hash.js';
 import { SYSTEM_SENDER_NAME, systemMessageText } from './domain/system-message-text.js';
 import type { GeoLookup } from './geo-lookup.js';
 import type { ChatStore } from './store.js';
@@ -73,7 +73,7 @@ export function createChatRoom(deps: ChatRoomDeps) {
       requireRedis();
       const who = speaker(ip, caller);
       const message = await store.insert({
-        id: nanoid(),
+        id: newId(),
         type: 'chat',
         content,
         senderName: who.name,
@@ -109,7 +109,7 @@ export function createChatRoom(deps: ChatRoomDeps) {
       if (claimed !== 'OK') return null;
       try {
         const message = await store.insert({
-          id: nanoid(),
+          id: newId(),
           type: 'entrance',
           content: ENTRANCE_CONTENT,
           senderName: who.name,

@@ -2,7 +2,7 @@
 // package, so no download, key or network call is involved. It loads the data on the first
 // lookup (~130 ms, ~150 MB of memory), once per process.
 import { createRequire } from 'node:module';
-import { normalizeIp } from './domain/client-ip.js';
+import { normalizeIp } from '@svc/service-kit';
 import type { GeoPlace } from './domain/geo-name.js';
 
 export type GeoLookup = (ip: string) => GeoPlace | null;

@@ -12,11 +12,11 @@ import {
   type Metrics,
   type Redis,
   type SystemMessageOutbox,
+  type IpHasher,
 } from '@svc/service-kit';
 import type { CaptchaVerifier } from './captcha.js';
 import type { DailyBgSource } from './daily-bg-source.js';
 import type { PrismaClient } from './generated/prisma/client.js';
-import type { IpHasher } from './ip-hash.js';
 import { bookmarkRoutes } from './routes/bookmark-routes.js';
 import { clickRoutes } from './routes/click-routes.js';
 import { dailyBgRoutes } from './routes/daily-bg-routes.js';

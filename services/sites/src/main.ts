@@ -1,5 +1,6 @@
 // sites process: configuration, wiring, listen, graceful shutdown.
 import {
+  createIpHasher,
   createPgPool,
   createPgAdapter,
   createRedis,
@@ -17,7 +18,6 @@ import { createCaptchaVerifier } from './captcha.js';
 import { configSchema, ipHashSecret } from './config.js';
 import { createDailyBgSource } from './daily-bg-source.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { createIpHasher } from './ip-hash.js';
 import { startScrapeRequeue } from './scrape-requeue.js';
 import { createSiteStore } from './site-store.js';
 import { createQueues, SCRAPE_QUEUE } from './worker/queues.js';

@@ -1,9 +1,9 @@
 // Every query of the sites API but the listing (site-list-reader.ts, on a plain pg pool).
 // Submission and boosts are raw SQL because they need what Prisma's query API cannot say
 // (ON CONFLICT counters, advisory locks); the rest uses the generated client.
+import { newId } from '@svc/service-kit';
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
 import type { SocialPlatform } from '@svc/types';
-import { nanoid } from 'nanoid';
 import { dailyBoostLimit, decideBoost } from './domain/boost-allowance.js';
 import type { SiteRow } from './site-record.js';
 
@@ -109,7 +109,7 @@ export function createSiteStore(db: PrismaClient) {
         if (!decision.allowed) return { kind: 'limit-reached', limit } as const;
         await tx.$executeRaw`
           INSERT INTO boosts (id, site_id, user_id, ip_hash, day, created_at)
-          VALUES (${nanoid()},
+          VALUES (${newId()},
                   ${args.siteId}, ${'userId' in args.caller ? args.caller.userId : null},
                   ${'ipHash' in args.caller ? args.caller.ipHash : null}, ${args.day}::date, ${NOW_UTC})`;
         const rows = await tx.$queryRaw<SiteRow[]>`

@@ -12,9 +12,14 @@
 // The `site_submitted` chat message is written by the same statement as the new row (the
 // transactional outbox of @svc/service-kit), so it is sent even when this request ends in
 // that 503 or the process dies right after answering; the nudge only hurries it along.
-import { nanoid } from 'nanoid';
 import type { Queue } from 'bullmq';
-import { HttpError, badRequest, withTimeout, type SystemMessageOutbox } from '@svc/service-kit';
+import {
+  newId,
+  HttpError,
+  badRequest,
+  withTimeout,
+  type SystemMessageOutbox,
+} from '@svc/service-kit';
 import { ERROR_MESSAGES, type Site } from '@svc/types';
 import type { CaptchaVerifier } from './captcha.js';
 import { normaliseSiteUrl } from './domain/site-url.js';
@@ -54,7 +59,7 @@ export async function submitSite(
   }
   const profile = detectSocialProfile(normalised.url);
   const { site, inserted } = await deps.store.submit({
-    id: nanoid(),
+    id: newId(),
     url: normalised.url,
     domain: normalised.domain,
     // Until the worker has scraped the page (DECISIONS §5).

@@ -16,6 +16,7 @@ import {
   signSessionToken,
   waitForRedis,
   type DatabaseTarget,
+  createIpHasher,
 } from '@svc/service-kit';
 import {
   TEST_REDIS_URL,
@@ -30,7 +31,6 @@ import { buildApp, type AppDeps } from '../src/app.js';
 import { createCaptchaVerifier } from '../src/captcha.js';
 import { createDailyBgSource } from '../src/daily-bg-source.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
-import { createIpHasher } from '../src/ip-hash.js';
 import { createQueues, SCRAPE_QUEUE } from '../src/worker/queues.js';
 
 export const migrationsDir = new URL('../prisma/migrations', import.meta.url).pathname;

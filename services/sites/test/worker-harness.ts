@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Queue, Worker } from 'bullmq';
 import { Redis as IORedis } from 'ioredis';
-import { nanoid } from 'nanoid';
+import { newId } from '@svc/service-kit';
 import {
   createEventPublisher,
   createLogger,
@@ -126,10 +126,10 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
           JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'fake failure' } }),
         );
       }
-      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${nanoid()}` });
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${newId()}` });
       res.end(
         JSON.stringify({
-          id: `msg_${nanoid()}`,
+          id: `msg_${newId()}`,
           type: 'message',
           role: 'assistant',
           model: parsed.model,
@@ -231,7 +231,7 @@ export async function createWorkerEnv(): Promise<WorkerEnv> {
       return started;
     },
     async insertSite(url, extra = {}) {
-      const id = nanoid();
+      const id = newId();
       const domain = new URL(url).hostname;
       await db.site.create({ data: { id, url, domain, title: domain, ...extra } });
       return id;

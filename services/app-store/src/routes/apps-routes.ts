@@ -1,7 +1,6 @@
 // HTTP of /api/v1/apps* and /api/v1/categories: parse with the shared schemas, call the
 // store and the domain rules, shape the answer.
 import type { Express, RequestHandler } from 'express';
-import { nanoid } from 'nanoid';
 import {
   APP_CATEGORIES,
   AppListQuery,
@@ -12,6 +11,7 @@ import {
   UpdateAppBody,
 } from '@svc/types';
 import {
+  newId,
   badRequest,
   conflict,
   forbidden,
@@ -62,7 +62,7 @@ export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
     }
     let created: AppRow;
     try {
-      created = await store.createApp(nanoid(), body, {
+      created = await store.createApp(newId(), body, {
         userId: caller.userId,
         authorName: caller.username,
       });

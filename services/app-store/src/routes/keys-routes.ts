@@ -1,8 +1,7 @@
 // HTTP of the developer dashboard's API keys (DECISIONS §3): session only, author only.
 import type { Express, Request, RequestHandler } from 'express';
-import { nanoid } from 'nanoid';
 import { ApiKeyParams, AppSlugParams, ERROR_MESSAGES } from '@svc/types';
-import { forbidden, notFound } from '@svc/service-kit';
+import { newId, forbidden, notFound } from '@svc/service-kit';
 import { callerOf, type AuthRequirement } from '../authentication.js';
 import { generateApiKey } from '../domain/api-key.js';
 import type { RateLimits } from '../rate-limits.js';
@@ -46,7 +45,7 @@ export function keysRoutes(
     });
     const fresh = generateApiKey();
     const row = await store.createKey({
-      id: nanoid(),
+      id: newId(),
       appId: target.id,
       authorId: caller.userId,
       keyHash: fresh.hash,

@@ -1,13 +1,7 @@
-// Chat never stores an IP address, only a keyed hash of it (see prisma/schema.prisma for
-// why keyed: the IPv4 space is small enough to reverse an unkeyed hash).
+// Chat never stores an IP address, only a keyed hash of it (the kit's hashIp; see
+// prisma/schema.prisma for why keyed), and derives its visible identities from it.
 import { createHmac } from 'node:crypto';
-import { normalizeIp } from './client-ip.js';
-
-export function hashIp(secret: string, ip: string): string {
-  return createHmac('sha256', secret)
-    .update(`ip:${normalizeIp(ip)}`)
-    .digest('hex');
-}
+import { normalizeIp } from '@svc/service-kit';
 
 /** Liker identity: the user when logged in, else the hashed IP (never colliding kinds). */
 export function likerKey(userId: string | undefined, ipHash: string): string {

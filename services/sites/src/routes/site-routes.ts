@@ -10,12 +10,12 @@ import {
   requireSession,
   type Redis,
   type SystemMessageOutbox,
+  type IpHasher,
 } from '@svc/service-kit';
 import { ERROR_MESSAGES, SITE_TAGS, SiteIdParams, SiteListQuery, SubmitSiteBody } from '@svc/types';
 import type { CaptchaVerifier } from '../captcha.js';
 import { secondsUntilUtcMidnight, utcDay } from '../domain/boost-allowance.js';
 import { hasClaimMeta } from '../domain/claim-meta.js';
-import type { IpHasher } from '../ip-hash.js';
 import { sendEncodedJson } from '../encoded-json.js';
 import { listSites, type ListCaches } from '../list-sites.js';
 import { toSite } from '../site-record.js';
