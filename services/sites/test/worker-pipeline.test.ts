@@ -195,7 +195,9 @@ describe('pages that cannot be scraped', () => {
     await enqueueScrape(env.queues[SCRAPE_QUEUE], id);
     const site = await waitForTagged(env.db, id);
     expect(site).toMatchObject({ title: '127.0.0.1', description: '', scrapeStatus: 'failed' });
-    // No metadata event for a failure, one for the tags.
+    // No metadata event for a failure, one for the tags. Tags are stored before they are
+    // published (and pub/sub is asynchronous): wait for the event, then check it is the only one.
+    await waitFor(async () => siteEvents(id).length > 0, undefined, 'the tags event');
     expect(siteEvents(id)).toEqual([{ id, tags: site.tags }]);
   });
 
@@ -248,9 +250,11 @@ describe('pages that cannot be scraped', () => {
   it('a job for a deleted site completes without effect', async () => {
     await enqueueScrape(env.queues[SCRAPE_QUEUE], 'no-such-site');
     await enqueueTag(env.queues[TAG_QUEUE], 'no-such-site');
+    // Fetched again once completed: a job object read earlier keeps its old returnvalue.
     const job = await waitFor(async () => {
-      const j = await env.queues[SCRAPE_QUEUE].getJob(scrapeJobId('no-such-site'));
-      return (await j?.isCompleted()) ? j : undefined;
+      const queue = env.queues[SCRAPE_QUEUE];
+      if ((await queue.getJobState(scrapeJobId('no-such-site'))) !== 'completed') return undefined;
+      return queue.getJob(scrapeJobId('no-such-site'));
     });
     expect(job.returnvalue).toBe('missing');
   });
