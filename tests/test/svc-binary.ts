@@ -1,4 +1,4 @@
-// Runs the built `svc` binary (packages/cli/dist/main.js) as a user would: only the
+// Runs the `svc` command (packages/cli/bin/svc.js, the built CLI) as a user would: only the
 // environment given, plus PATH and a private HOME unless the test names one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './system-processes.js';
 
-const SVC = path.join(ROOT, 'packages/cli/dist/main.js');
+const SVC = path.join(ROOT, 'packages/cli/bin/svc.js');
 
 export interface SvcRun {
   code: number | null;
