@@ -11,7 +11,8 @@ import type pg from 'pg';
 import { SystemMessageJob } from '@svc/types';
 import { withTimeout } from './health.js';
 import type { Logger } from './logger.js';
-import type { SystemMessageProducer } from './system-messages.js';
+import type { Redis } from 'ioredis';
+import { createSystemMessageProducer, type SystemMessageProducer } from './system-messages.js';
 
 /** The table every producing service creates in its own schema (see its migration). */
 export const SYSTEM_MESSAGE_OUTBOX_TABLE = 'system_message_outbox';
@@ -149,6 +150,25 @@ export function startSystemMessageOutbox(opts: OutboxOptions): SystemMessageOutb
       stopped = true;
       clearInterval(timer);
       await (next ?? running)?.catch(() => {});
+    },
+  };
+}
+
+/**
+ * The outbox relay with its own producer on `connection` (a `forQueues` client the caller
+ * owns), as the producing services run it; stop() also closes the producer.
+ */
+export function startSystemMessageRelay(
+  opts: Omit<OutboxOptions, 'producer'> & { connection: Redis; redisPrefix: string },
+): SystemMessageOutbox {
+  const producer = createSystemMessageProducer(opts.connection, opts.redisPrefix);
+  const outbox = startSystemMessageOutbox({ ...opts, producer });
+  return {
+    nudge: outbox.nudge,
+    drain: outbox.drain,
+    async stop() {
+      await outbox.stop();
+      await producer.close();
     },
   };
 }

@@ -5,8 +5,7 @@ import {
   createPgAdapter,
   createRedis,
   createRuntime,
-  createSystemMessageProducer,
-  startSystemMessageOutbox,
+  startSystemMessageRelay,
   exitOnStartupError,
   loadConfig,
   loadJwtKeys,
@@ -31,10 +30,10 @@ async function main(): Promise<void> {
     name: 'app-store-queues',
     forQueues: true,
   });
-  const producer = createSystemMessageProducer(queueRedis, config.REDIS_PREFIX);
-  const systemMessages = startSystemMessageOutbox({
+  const systemMessages = startSystemMessageRelay({
+    connection: queueRedis,
+    redisPrefix: config.REDIS_PREFIX,
     pool: listingPool,
-    producer,
     logger: rt.logger,
     service: 'app-store',
   });
@@ -58,7 +57,6 @@ async function main(): Promise<void> {
   });
   await rt.serve(app, [
     () => systemMessages.stop(),
-    () => producer.close(),
     () => db.$disconnect(),
     () => listingPool.end(),
     () => closeRedis(queueRedis),

@@ -10,8 +10,7 @@ import {
   createLogger,
   createPgAdapter,
   createRedis,
-  createSystemMessageProducer,
-  startSystemMessageOutbox,
+  startSystemMessageRelay,
   queuePrefix,
   signSessionToken,
   waitForRedis,
@@ -61,10 +60,10 @@ export async function startHarness(
   const queueRedis = createRedis(redisUrl, logger, { forQueues: true });
   const redisPrefix = testRedisPrefix();
   const keys = generateTestKeyPair();
-  const producer = createSystemMessageProducer(queueRedis, redisPrefix);
-  const systemMessages = startSystemMessageOutbox({
+  const systemMessages = startSystemMessageRelay({
+    connection: queueRedis,
+    redisPrefix,
     pool: listingPool,
-    producer,
     logger,
     service: 'app-store',
     intervalMs: opts.relayOutbox === false ? 3_600_000 : undefined,
@@ -152,7 +151,6 @@ export async function startHarness(
     async close() {
       await queue.close();
       await systemMessages.stop();
-      await producer.close();
       await deleteRedisPrefix(adminRedis, redisPrefix).catch(() => {});
       await closeRedis(queueRedis);
       await closeRedis(adminRedis);

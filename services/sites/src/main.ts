@@ -5,8 +5,7 @@ import {
   createPgAdapter,
   createRedis,
   createRuntime,
-  createSystemMessageProducer,
-  startSystemMessageOutbox,
+  startSystemMessageRelay,
   closeRedis,
   exitOnStartupError,
   loadConfig,
@@ -37,10 +36,10 @@ async function main(): Promise<void> {
     forQueues: true,
   });
   const queues = createQueues(queueRedis, config.REDIS_PREFIX);
-  const producer = createSystemMessageProducer(queueRedis, config.REDIS_PREFIX);
-  const systemMessages = startSystemMessageOutbox({
+  const systemMessages = startSystemMessageRelay({
+    connection: queueRedis,
+    redisPrefix: config.REDIS_PREFIX,
     pool: listingPool,
-    producer,
     logger: rt.logger,
     service: 'sites',
   });
@@ -86,7 +85,6 @@ async function main(): Promise<void> {
   await rt.serve(app, [
     async () => requeue.stop(),
     () => systemMessages.stop(),
-    () => producer.close(),
     () => Promise.all(Object.values(queues).map((q) => q.close())),
     () => closeRedis(queueRedis),
     () => db.$disconnect(),

@@ -10,8 +10,7 @@ import {
   createLogger,
   createPgAdapter,
   createRedis,
-  createSystemMessageProducer,
-  startSystemMessageOutbox,
+  startSystemMessageRelay,
   queuePrefix,
   signSessionToken,
   waitForRedis,
@@ -90,10 +89,10 @@ export async function startHarness(opts: HarnessOptions = {}) {
   await waitForRedis(adminRedis);
   const redisPrefix = testRedisPrefix();
   const queues = createQueues(queueRedis, redisPrefix);
-  const producer = createSystemMessageProducer(queueRedis, redisPrefix);
-  const systemMessages = startSystemMessageOutbox({
+  const systemMessages = startSystemMessageRelay({
+    connection: queueRedis,
+    redisPrefix,
     pool: listingPool,
-    producer,
     logger,
     service: 'sites',
   });
@@ -180,7 +179,6 @@ export async function startHarness(opts: HarnessOptions = {}) {
     async close() {
       await Promise.all(Object.values(queues).map((q) => q.close()));
       await systemMessages.stop();
-      await producer.close();
       await chatQueue.close();
       await deleteRedisPrefix(adminRedis, redisPrefix);
       redis.disconnect();
