@@ -19,7 +19,7 @@ import { createDailyBgSource } from './daily-bg-source.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { startScrapeRequeue } from './scrape-requeue.js';
 import { createSiteStore } from './site-store.js';
-import { createQueues, SCRAPE_QUEUE } from './worker/queues.js';
+import { createQueues, SCRAPE_QUEUE, TAG_QUEUE } from './worker/queues.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
@@ -46,6 +46,7 @@ async function main(): Promise<void> {
   const requeue = startScrapeRequeue({
     store: createSiteStore(db),
     queue: queues[SCRAPE_QUEUE],
+    tagQueue: queues[TAG_QUEUE],
     logger: rt.logger,
   });
 

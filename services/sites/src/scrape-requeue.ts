@@ -1,15 +1,18 @@
-// The safety net of submit-site.ts: sites still `pending` a few minutes after submission
-// are queued again. Queueing is idempotent (job id = site id), so a site whose job is
-// waiting, delayed or running is left alone, and several API replicas may sweep at once.
+// The safety net of the pipeline: sites still `pending` a few minutes after submission get
+// their scrape queued again (submit-site.ts), and sites scraped but still without tags get
+// their tag job queued again (the scrape's enqueueTag was lost, or the tag job failed for
+// good, e.g. PostgreSQL was down through every attempt). Queueing is idempotent (job id
+// from the site id), so a site whose job is waiting, delayed or running is left alone, and
+// several API replicas may sweep at once.
 import type { Queue } from 'bullmq';
 import type { Logger } from '@svc/service-kit';
 import type { SiteStore } from './site-store.js';
-import { enqueueScrape } from './worker/queues.js';
+import { enqueueScrape, enqueueTag } from './worker/queues.js';
 
 export const REQUEUE_MIN_AGE_MS = 2 * 60_000;
 const BATCH = 500;
 
-/** One sweep; returns how many sites were (re-)queued. */
+/** One sweep of pending scrapes; returns how many sites were (re-)queued. */
 export async function requeuePendingScrapes(
   store: SiteStore,
   queue: Queue,
@@ -20,20 +23,36 @@ export async function requeuePendingScrapes(
   return pending.length;
 }
 
+/** One sweep of scraped but untagged sites; returns how many were (re-)queued for tagging. */
+export async function requeueUntagged(
+  store: SiteStore,
+  tagQueue: Queue,
+  now = new Date(),
+): Promise<number> {
+  const untagged = await store.untaggedSites(new Date(now.getTime() - REQUEUE_MIN_AGE_MS), BATCH);
+  for (const { id } of untagged) await enqueueTag(tagQueue, id);
+  return untagged.length;
+}
+
 /** Sweeps every `intervalMs` until stopped; a failed sweep is logged and tried next time. */
 export function startScrapeRequeue(opts: {
   store: SiteStore;
   queue: Queue;
+  tagQueue: Queue;
   logger: Logger;
   intervalMs?: number;
 }) {
   let running = false;
+  const sweep = async () => {
+    const scrapes = await requeuePendingScrapes(opts.store, opts.queue);
+    const tags = await requeueUntagged(opts.store, opts.tagQueue);
+    if (scrapes + tags > 0) opts.logger.info({ scrapes, tags }, 're-queued unfinished sites');
+  };
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    requeuePendingScrapes(opts.store, opts.queue)
-      .then((n) => n > 0 && opts.logger.info({ n }, 're-queued pending scrapes'))
-      .catch((err: Error) => opts.logger.warn({ err: err.message }, 'scrape re-queue sweep failed'))
+    sweep()
+      .catch((err: Error) => opts.logger.warn({ err: err.message }, 're-queue sweep failed'))
       .finally(() => {
         running = false;
       });

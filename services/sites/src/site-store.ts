@@ -186,6 +186,19 @@ export function createSiteStore(db: PrismaClient) {
         orderBy: { firstSubmittedAt: 'asc' },
         take: limit,
       }),
+
+    /** Scraped (or given up on) but never tagged: every tagging gives at least one tag. */
+    untaggedSites: (olderThan: Date, limit: number) =>
+      db.site.findMany({
+        where: {
+          scrapeStatus: { not: 'pending' },
+          tags: { isEmpty: true },
+          firstSubmittedAt: { lt: olderThan },
+        },
+        select: { id: true },
+        orderBy: { firstSubmittedAt: 'asc' },
+        take: limit,
+      }),
   };
 }
 export type SiteStore = ReturnType<typeof createSiteStore>;

@@ -30,7 +30,7 @@ import { buildApp, type AppDeps } from '../src/app.js';
 import { createCaptchaVerifier } from '../src/captcha.js';
 import { createDailyBgSource } from '../src/daily-bg-source.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
-import { createQueues, SCRAPE_QUEUE } from '../src/worker/queues.js';
+import { createQueues, SCRAPE_QUEUE, TAG_QUEUE } from '../src/worker/queues.js';
 
 export const migrationsDir = new URL('../prisma/migrations', import.meta.url).pathname;
 
@@ -168,6 +168,7 @@ export async function startHarness(opts: HarnessOptions = {}) {
     redisPrefix,
     schema: database.target.schema,
     dbTarget: database.target,
+    tagQueue: queues[TAG_QUEUE],
     scrapeQueue: queues[SCRAPE_QUEUE],
     chatQueue,
     /** The app's outbox relay: drain() before reading chatQueue. */

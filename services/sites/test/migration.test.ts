@@ -190,6 +190,7 @@ describe('sites schema', () => {
     expect(defs.get('sites_tags_idx')).toMatch(/USING gin \(tags\)/);
     expect(defs.get('sites_search_idx')).toMatch(/USING gin \(search_document\)/);
     expect(defs.get('sites_scrape_pending_idx')).toMatch(/WHERE \(scrape_status = 'pending'/);
+    expect(defs.get('sites_untagged_idx')).toMatch(/\(first_submitted_at\) WHERE \(\(tags = /);
     expect(defs.get('site_submissions_user_idx')).toMatch(/\(user_id, created_at DESC\)/);
     expect(defs.get('bookmarks_pkey')).toMatch(/\(user_id, site_id\)/);
     expect(defs.get('boosts_user_day_idx')).toMatch(/\(user_id, day\)/);

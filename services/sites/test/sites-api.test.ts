@@ -227,6 +227,27 @@ describe('queueing is durable', () => {
     });
     expect(await h.scrapeQueue.getJob('scrape-sweep-done')).toBeUndefined();
   });
+
+  it('the sweep queues tagging of scraped sites left without tags, and leaves tagged ones alone', async () => {
+    const { requeueUntagged } = await import('../src/scrape-requeue.js');
+    const { createSiteStore } = await import('../src/site-store.js');
+    const old = new Date(Date.now() - 10 * 60_000);
+    const site = (id: string, data: Record<string, unknown>) =>
+      h.db.site.create({
+        data: { id, url: `https://${id}.example`, title: 't', domain: `${id}.example`, ...data },
+      });
+    await site('untagged-done', { firstSubmittedAt: old, scrapeStatus: 'done' });
+    await site('untagged-failed', { firstSubmittedAt: old, scrapeStatus: 'failed' });
+    await site('tagged-done', { firstSubmittedAt: old, scrapeStatus: 'done', tags: ['工具'] });
+    await site('untagged-pending', { firstSubmittedAt: old });
+    await site('untagged-recent', { scrapeStatus: 'done' });
+    // At least these two (sites of the tests above may also qualify).
+    expect(await requeueUntagged(createSiteStore(h.db), h.tagQueue)).toBeGreaterThanOrEqual(2);
+    for (const id of ['untagged-done', 'untagged-failed'])
+      expect((await h.tagQueue.getJob(`tag-${id}`))?.data).toEqual({ siteId: id });
+    for (const id of ['tagged-done', 'untagged-pending', 'untagged-recent'])
+      expect(await h.tagQueue.getJob(`tag-${id}`)).toBeUndefined();
+  });
 });
 
 describe('GET /api/sites/tags', () => {
