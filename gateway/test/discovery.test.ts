@@ -1,6 +1,8 @@
 // The discovery documents served by the gateway: bytes, headers, caching, HEAD, and the
 // OpenAPI document against the routing table (every routed path is documented, every
 // documented path is routed to the service that owns it).
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildDiscoveryDocuments, DISCOVERY_PATHS } from '@svc/discovery';
 import { ENDPOINTS, type ServiceName } from '@svc/types';
@@ -72,6 +74,30 @@ describe('discovery documents', () => {
     });
     expect(stale.status).toBe(200);
     expect(stale.text.length).toBeGreaterThan(1000);
+  });
+
+  it('sends a gzip copy with its own ETag to clients that accept it, identity to the rest', async () => {
+    const doc = expected.get('/openapi.json')!;
+    const gz = await requestRaw(`${gw.url}/openapi.json`, { 'accept-encoding': 'gzip, br' });
+    expect(gz.status).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(gunzipSync(gz.body).equals(doc.body)).toBe(true);
+    expect(gz.body.length).toBeLessThan(doc.body.length / 4);
+    expect(gz.headers.etag).not.toBe(doc.etag);
+    const revalidated = await requestRaw(`${gw.url}/openapi.json`, {
+      'accept-encoding': 'gzip',
+      'if-none-match': gz.headers.etag as string,
+    });
+    expect(revalidated.status).toBe(304);
+
+    const plain = await requestRaw(`${gw.url}/openapi.json`, { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(doc.body)).toBe(true);
+    expect(plain.headers.etag).toBe(doc.etag);
+    // gzip;q=0 refuses it.
+    const refused = await requestRaw(`${gw.url}/openapi.json`, { 'accept-encoding': 'gzip;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
   });
 
   it('refuses other methods with 405 JSON', async () => {
@@ -180,3 +206,26 @@ describe('/openapi.json against the routing table', () => {
     }
   });
 });
+
+/** GET with raw body bytes (the shared helper decodes text). */
+function requestRaw(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
