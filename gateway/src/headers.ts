@@ -1,5 +1,6 @@
 // Header hygiene shared by the HTTP and WebSocket proxies.
 import type { ClientInfo } from './client-ip.js';
+import { SECURITY_HEADERS, appendSecurityHeaders } from './security-headers.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and what undici refuses to send. */
 const HOP_BY_HOP = new Set([
@@ -100,10 +101,10 @@ export function clientResponseHeaders(
       if (!listed.has(name.toLowerCase())) filtered.push(name, out[i + 1] as string);
     }
     filtered.push('x-request-id', requestId);
-    return filtered;
+    return appendSecurityHeaders(filtered);
   }
   out.push('x-request-id', requestId);
-  return out;
+  return appendSecurityHeaders(out);
 }
 
 /** A JSON error answer's body and headers (flat list). */
@@ -120,6 +121,7 @@ export function jsonError(status: number, message: string, requestId: string): {
       'no-store',
       'x-request-id',
       requestId,
+      ...SECURITY_HEADERS,
     ],
   };
 }

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { performance } from 'node:perf_hooks';
 import { UPSTREAM_NAMES, type TrustProxy, type UpstreamName } from './config.js';
 import { createDiscoveryRoutes } from './discovery-routes.js';
+import { applySecurityHeaders } from './security-headers.js';
 import type { Metrics } from './metrics.js';
 
 export type Readiness = Record<UpstreamName, 'ready' | 'unavailable'>;
@@ -48,6 +49,7 @@ export function createOwnRoutes(deps: OwnRoutesDeps): express.Express {
     next();
   };
   app.use(observe);
+  app.use(applySecurityHeaders);
 
   app.get('/healthz', (_req, res) => {
     res.set('cache-control', 'no-store').json({ status: 'ok' });

@@ -54,6 +54,7 @@ export async function startStub(name: string): Promise<Stub> {
         const body = JSON.stringify({ service: name, method: req.method, url, headers: req.headers, bytes, sha256: hash.digest('hex') });
         const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'x-request-id': 'upstream-own-id' };
         if (url.endsWith('/cookies')) headers['set-cookie'] = ['a=1; Path=/', 'b=2; Path=/; HttpOnly'];
+        if (url.endsWith('/own-csp')) headers['content-security-policy'] = "img-src 'self'";
         res.writeHead(201, headers);
         res.end(body);
       };
