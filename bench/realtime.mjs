@@ -66,6 +66,8 @@ async function startService(name, env) {
       LOG_LEVEL: 'warn',
       REDIS_URL,
       REDIS_PREFIX: prefix,
+      // Every generated client comes from 127.0.0.1: lift the per-IP socket cap.
+      WS_MAX_CONNECTIONS_PER_IP: '0',
       ...env,
       PORT: String(port),
     },

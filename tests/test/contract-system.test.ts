@@ -142,6 +142,7 @@ beforeAll(async () => {
     REDIS_PREFIX: redisPrefix,
     CHAT_URL: chat!.url,
     INTERNAL_TOKEN,
+    WS_MAX_CONNECTIONS_PER_IP: String(WS_CAP),
   });
   gateway = await start('gateway/dist/main.js', {
     AUTH_URL: auth!.url,
@@ -162,6 +163,9 @@ beforeAll(async () => {
 afterAll(() => system.stop(), 60_000);
 
 // ---- helpers ---------------------------------------------------------------------------
+
+/** Open WebSockets one client IP may hold on the system's realtime process. */
+const WS_CAP = 3;
 
 let ipCounter = 0;
 /** A client IP of its own (documentation range), for one scenario's per-IP limits. */
@@ -731,6 +735,48 @@ describe('chat and realtime', () => {
       socket.close();
     }
     expect(violations).toEqual([]);
+  });
+
+  it('realtime: 429 JSON with Retry-After past the open sockets one client IP may hold', async () => {
+    const ip = freshIp();
+    const url = `${gateway.url.replace('http', 'ws')}/api/ws`;
+    const options = { headers: { 'x-forwarded-for': ip } };
+    const held: WebSocket[] = [];
+    try {
+      for (let i = 0; i < WS_CAP; i++) {
+        const socket = new WebSocket(url, options);
+        held.push(socket);
+        await new Promise((resolve, reject) => {
+          socket.once('open', resolve);
+          socket.once('error', reject);
+        });
+      }
+      const refused = await new Promise<{ status: number; headers: Headers; text: string }>(
+        (resolve, reject) => {
+          const socket = new WebSocket(url, options);
+          socket.on('error', () => undefined);
+          socket.on('open', () => {
+            socket.terminate();
+            reject(new Error('a socket past the cap was accepted'));
+          });
+          socket.on('unexpected-response', (_req, res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => {
+              const headers = new Headers();
+              for (const [name, value] of Object.entries(res.headers))
+                if (typeof value === 'string') headers.set(name, value);
+              resolve({ status: res.statusCode ?? 0, headers, text });
+            });
+          });
+        },
+      );
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.text)).toEqual({ error: 'Too many requests' });
+      contract.assert({ method: 'GET', url: '/api/ws', ...refused });
+    } finally {
+      for (const socket of held) socket.terminate();
+    }
   });
 
   it('messages: list 200 / 400, post 201 / 400 / 413 / 429, like 200 / 404 / 409', async () => {

@@ -622,7 +622,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
     summary: 'WebSocket upgrade; server sends {event, payload} messages (no authentication)',
     auth: 'none',
     ok: { 101: noContent('Switching Protocols to WebSocket') },
-    errors: { 426: 'Upgrade Required (not a WebSocket handshake)' },
+    errors: {
+      426: 'Upgrade Required (not a WebSocket handshake)',
+      429: 'Too many open WebSockets from this client IP (64 per realtime replica); Retry-After',
+    },
     store: false,
   }),
 

@@ -18,6 +18,8 @@ export const configSchema = baseConfigSchema
       .int()
       .min(1024)
       .default(128 * 1024),
+    /** Open WebSockets one client IP may hold on a replica (0: no cap); more get 429. */
+    WS_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(64),
     /** How long shutdown waits for clients to answer the 1012 close before cutting them. */
     WS_CLOSE_GRACE_MS: z.coerce.number().int().min(0).default(3000),
     /** Timeout of the entrance call to chat (fire-and-forget). */

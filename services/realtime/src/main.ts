@@ -49,6 +49,7 @@ async function main(): Promise<void> {
       logger: rt.logger,
       pingIntervalMs: config.WS_PING_INTERVAL_MS,
       closeGraceMs: config.WS_CLOSE_GRACE_MS,
+      maxConnectionsPerIp: config.WS_MAX_CONNECTIONS_PER_IP,
     }),
   );
 }

@@ -12,6 +12,7 @@ import {
 } from '@svc/types';
 import type { Logger } from '@svc/service-kit';
 import { clientIp, type TrustFn } from './domain/client-ip.js';
+import { ConnectionCap } from './domain/connection-cap.js';
 import { isPing } from './domain/client-message.js';
 import type { EntranceReporter } from './entrance-reporter.js';
 import type { Hub } from './hub.js';
@@ -25,13 +26,18 @@ export interface WsServerOptions {
   logger: Logger;
   pingIntervalMs: number;
   closeGraceMs: number;
+  /** Open sockets per client IP (0: no cap). */
+  maxConnectionsPerIp: number;
 }
 
-function refuse(socket: Duplex, status: number, reason: string, error: string): void {
+/** Seconds a client refused for holding too many sockets is told to wait. */
+const CAP_RETRY_AFTER_S = 5;
+
+function refuse(socket: Duplex, status: number, reason: string, error: string, extra = ''): void {
   const body = JSON.stringify({ error });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
 }
 
@@ -45,15 +51,16 @@ export function attachWebSocketServer(server: http.Server, opts: WsServerOptions
     clientTracking: false,
   });
   let closing = false;
+  const cap = new ConnectionCap(opts.maxConnectionsPerIp);
 
-  function onConnection(ws: WebSocket, req: http.IncomingMessage): void {
+  function onConnection(ws: WebSocket, ip: string): void {
     hub.add(ws);
     ws.on('error', () => undefined); // 'close' follows; nothing else to do
     ws.on('message', (data, isBinary) => {
       hub.touch(ws);
       if (!isBinary && isPing(data.toString())) hub.send(ws, PONG);
     });
-    opts.entrance.report(clientIp(req, opts.trust));
+    opts.entrance.report(ip);
   }
 
   server.on('upgrade', (req, socket, head) => {
@@ -63,7 +70,19 @@ export function attachWebSocketServer(server: http.Server, opts: WsServerOptions
     if (closing) {
       return refuse(socket, 503, 'Service Unavailable', ERROR_MESSAGES.serviceUnavailable);
     }
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req));
+    const ip = clientIp(req, opts.trust);
+    if (!cap.tryAcquire(ip)) {
+      return refuse(
+        socket,
+        429,
+        'Too Many Requests',
+        ERROR_MESSAGES.tooManyRequests,
+        `Retry-After: ${CAP_RETRY_AFTER_S}\r\n`,
+      );
+    }
+    // The TCP socket closes when the WebSocket does, or when the handshake fails.
+    socket.once('close', () => cap.release(ip));
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, ip));
   });
 
   const pinger = setInterval(() => hub.pingAll(), opts.pingIntervalMs);

@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from '@svc/service-kit';
 import { clientIp, compileTrust } from '../src/domain/client-ip.js';
+import { ConnectionCap } from '../src/domain/connection-cap.js';
 import { isPing, isRelayableEvent } from '../src/domain/client-message.js';
 import { RecentIps } from '../src/domain/recent-ips.js';
 import { wouldOverflow } from '../src/domain/send-bound.js';
@@ -94,5 +95,30 @@ describe('config', () => {
   });
   it('requires INTERNAL_TOKEN in production', () => {
     expect(() => loadConfig(configSchema, { NODE_ENV: 'production' })).toThrow(/INTERNAL_TOKEN/);
+  });
+});
+
+describe('ConnectionCap', () => {
+  it('holds at most max slots per address, frees them one by one, keeps no empty entries', () => {
+    const cap = new ConnectionCap(2);
+    expect(cap.tryAcquire('a')).toBe(true);
+    expect(cap.tryAcquire('a')).toBe(true);
+    expect(cap.tryAcquire('a')).toBe(false);
+    expect(cap.tryAcquire('b')).toBe(true);
+    expect(cap.held('a')).toBe(2);
+    cap.release('a');
+    expect(cap.tryAcquire('a')).toBe(true);
+    cap.release('a');
+    cap.release('a');
+    cap.release('b');
+    expect(cap.addresses).toBe(0);
+    cap.release('never-held'); // harmless
+    expect(cap.addresses).toBe(0);
+  });
+
+  it('caps nothing with max 0', () => {
+    const cap = new ConnectionCap(0);
+    for (let i = 0; i < 1000; i++) expect(cap.tryAcquire('a')).toBe(true);
+    expect(cap.held('a')).toBe(1000);
   });
 });

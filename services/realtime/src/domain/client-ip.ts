@@ -2,6 +2,7 @@
 // trusted proxies (the gateway, TRUSTED_PROXIES), exactly as express computes req.ip.
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from 'proxy-addr';
+import { normalizeIp } from '@svc/service-kit';
 
 export type TrustFn = (addr: string, i: number) => boolean;
 
@@ -18,7 +19,6 @@ export function compileTrust(setting: string | boolean | number): TrustFn {
 }
 
 export function clientIp(req: IncomingMessage, trust: TrustFn): string {
-  const ip = proxyAddr(req, trust);
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
-  return mapped ? mapped[1]! : ip;
+  // One spelling per address (`::ffff:1.2.3.4` is 1.2.3.4), as for every per-IP rule.
+  return normalizeIp(proxyAddr(req, trust));
 }
