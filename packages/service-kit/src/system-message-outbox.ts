@@ -8,6 +8,7 @@
 // is derived from the row (`<service>-<id>`), so a re-post after a crash between the two is
 // dropped by BullMQ while the first job is still kept.
 import type pg from 'pg';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { SystemMessageJob } from '@svc/types';
 import { withTimeout } from './health.js';
 import type { Logger } from './logger.js';
@@ -38,11 +39,48 @@ export interface OutboxOptions {
   intervalMs?: number;
   batch?: number;
   postTimeoutMs?: number;
+  /**
+   * Where to register `system_messages_relayed_total`, `system_message_relay_failures_total`
+   * and `system_message_outbox_waiting` (rows not yet relayed, read at scrape time): a
+   * growing backlog is what to alert on.
+   */
+  registry?: Registry;
+}
+
+function outboxMetrics(registry: Registry | undefined, pool: pg.Pool) {
+  if (!registry) return { relayed: (_n: number) => {}, failed: () => {} };
+  const relayed = new Counter({
+    name: 'system_messages_relayed_total',
+    help: 'Chat system messages moved from the outbox table to the chat-system queue',
+    registers: [registry],
+  });
+  const failures = new Counter({
+    name: 'system_message_relay_failures_total',
+    help: 'Outbox relay batches that failed (Redis or PostgreSQL unreachable) and will be retried',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'system_message_outbox_waiting',
+    help: 'Chat system messages committed but not yet relayed (-1: PostgreSQL unreachable)',
+    registers: [registry],
+    async collect() {
+      try {
+        const { rows } = await pool.query<{ n: string }>(
+          `SELECT count(*) AS n FROM ${SYSTEM_MESSAGE_OUTBOX_TABLE}`,
+        );
+        this.set(Number(rows[0]?.n ?? 0));
+      } catch {
+        this.set(-1);
+      }
+    },
+  });
+  return { relayed: (n: number) => relayed.inc(n), failed: () => failures.inc() };
 }
 
 export function startSystemMessageOutbox(opts: OutboxOptions): SystemMessageOutbox {
   const batch = opts.batch ?? 100;
   const postTimeoutMs = opts.postTimeoutMs ?? 2000;
+  const metrics = outboxMetrics(opts.registry, opts.pool);
   let running: Promise<number> | undefined;
   let next: Promise<number> | undefined;
   let stopped = false;
@@ -93,6 +131,7 @@ export function startSystemMessageOutbox(opts: OutboxOptions): SystemMessageOutb
         );
       }
       await client.query('COMMIT');
+      metrics.relayed(rows.length);
       return rows.length;
     } catch (err) {
       await client.query('ROLLBACK').catch((rollbackErr: Error) => {
@@ -133,6 +172,7 @@ export function startSystemMessageOutbox(opts: OutboxOptions): SystemMessageOutb
   }
 
   function logFailure(err: Error) {
+    metrics.failed();
     opts.logger.warn({ err: err.message }, 'system message outbox: relay failed, will retry');
   }
 

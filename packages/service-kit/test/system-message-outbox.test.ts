@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Queue } from 'bullmq';
 import type pg from 'pg';
+import { Registry } from 'prom-client';
 import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
 import { createLogger } from '../src/logger.js';
 import { createPgPool } from '../src/prisma-adapter.js';
@@ -209,6 +210,20 @@ describe('system message outbox', () => {
     await waitUntil(async () => (await rowsLeft()) === 0);
     expect(await jobs()).toHaveLength(2);
     await polling.stop();
+    await queue.obliterate({ force: true });
+  });
+
+  it('reports the backlog and the relayed count as Prometheus metrics', async () => {
+    const registry = new Registry();
+    const outbox = start({ registry, intervalMs: 60_000 });
+    const value = async (name: string) =>
+      (await registry.getSingleMetric(name)!.get()).values[0]?.value;
+    await insert({ site_id: 'm1', url: 'https://m.example/', domain: 'm.example' });
+    await insert({ site_id: 'm2', url: 'https://m2.example/', domain: 'm2.example' });
+    expect(await value('system_message_outbox_waiting')).toBe(2);
+    await outbox.drain();
+    expect(await value('system_message_outbox_waiting')).toBe(0);
+    expect(await value('system_messages_relayed_total')).toBe(2);
     await queue.obliterate({ force: true });
   });
 

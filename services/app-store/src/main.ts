@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     pool: listingPool,
     logger: rt.logger,
     service: 'app-store',
+    registry: rt.metrics.registry,
   });
   if (config.APP_STORE_RATE_LIMIT_SCALE !== 1)
     rt.logger.warn(

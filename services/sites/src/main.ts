@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     pool: listingPool,
     logger: rt.logger,
     service: 'sites',
+    registry: rt.metrics.registry,
   });
   const requeue = startScrapeRequeue({
     store: createSiteStore(db),
