@@ -12,27 +12,25 @@ import { enqueueScrape, enqueueTag } from './worker/queues.js';
 export const REQUEUE_MIN_AGE_MS = 2 * 60_000;
 const BATCH = 500;
 
-/** One sweep of pending scrapes; returns how many sites were (re-)queued. */
-export async function requeuePendingScrapes(
-  store: SiteStore,
+/** Queues every site `find` returns that was submitted before the minimum age. */
+async function requeue(
+  find: (olderThan: Date, limit: number) => Promise<Array<{ id: string }>>,
+  enqueue: (queue: Queue, siteId: string) => Promise<void>,
   queue: Queue,
-  now = new Date(),
+  now: Date,
 ): Promise<number> {
-  const pending = await store.pendingScrapes(new Date(now.getTime() - REQUEUE_MIN_AGE_MS), BATCH);
-  for (const { id } of pending) await enqueueScrape(queue, id);
-  return pending.length;
+  const sites = await find(new Date(now.getTime() - REQUEUE_MIN_AGE_MS), BATCH);
+  for (const { id } of sites) await enqueue(queue, id);
+  return sites.length;
 }
 
+/** One sweep of pending scrapes; returns how many sites were (re-)queued. */
+export const requeuePendingScrapes = (store: SiteStore, queue: Queue, now = new Date()) =>
+  requeue(store.pendingScrapes, enqueueScrape, queue, now);
+
 /** One sweep of scraped but untagged sites; returns how many were (re-)queued for tagging. */
-export async function requeueUntagged(
-  store: SiteStore,
-  tagQueue: Queue,
-  now = new Date(),
-): Promise<number> {
-  const untagged = await store.untaggedSites(new Date(now.getTime() - REQUEUE_MIN_AGE_MS), BATCH);
-  for (const { id } of untagged) await enqueueTag(tagQueue, id);
-  return untagged.length;
-}
+export const requeueUntagged = (store: SiteStore, tagQueue: Queue, now = new Date()) =>
+  requeue(store.untaggedSites, enqueueTag, tagQueue, now);
 
 /** Sweeps every `intervalMs` until stopped; a failed sweep is logged and tried next time. */
 export function startScrapeRequeue(opts: {
