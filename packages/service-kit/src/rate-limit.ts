@@ -21,6 +21,12 @@ export interface RateLimit {
   middleware: RequestHandler;
   /** Consume one point outside a middleware (e.g. keyed by a parsed body field). */
   consume: (key: string, res: Parameters<RequestHandler>[1]) => Promise<boolean>;
+  /**
+   * Answers 429 (and resolves false) when `key` has used up its points, without consuming
+   * one: for limits that count only failures, checked before the work. Redis unreachable:
+   * true (the insurance limiter guards consume, not this look-up).
+   */
+  check: (key: string, res: Parameters<RequestHandler>[1]) => Promise<boolean>;
 }
 
 export function rateLimit(options: RateLimitOptions): RateLimit {
@@ -38,6 +44,12 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
     }),
   });
 
+  const refuse = (res: Parameters<RequestHandler>[1], r: RateLimiterRes) => {
+    setHeaders(res, options.points, r);
+    res.setHeader('Retry-After', String(Math.max(1, Math.ceil(r.msBeforeNext / 1000))));
+    res.status(429).json({ error: ERROR_MESSAGES.tooManyRequests });
+  };
+
   const consume: RateLimit['consume'] = async (key, res) => {
     try {
       const r = await limiter.consume(key);
@@ -45,11 +57,16 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
       return true;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      setHeaders(res, options.points, rejection);
-      res.setHeader('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
-      res.status(429).json({ error: ERROR_MESSAGES.tooManyRequests });
+      refuse(res, rejection);
       return false;
     }
+  };
+
+  const check: RateLimit['check'] = async (key, res) => {
+    const r = await limiter.get(key).catch(() => null);
+    if (r === null || r.consumedPoints < options.points) return true;
+    refuse(res, r);
+    return false;
   };
 
   const middleware: RequestHandler = (req, res, next) => {
@@ -57,7 +74,7 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
     if (key === undefined) return next();
     consume(key, res).then((ok) => (ok ? next() : undefined), next);
   };
-  return { middleware, consume };
+  return { middleware, consume, check };
 }
 
 function setHeaders(res: Parameters<RequestHandler>[1], limit: number, r: RateLimiterRes): void {

@@ -67,3 +67,43 @@ describe('rateLimit', () => {
     expect((await request(app).post('/thing')).status).toBe(429);
   });
 });
+
+describe('rateLimit.check (limits that count failures)', () => {
+  // A route that fails unless ?ok=1, counting only failures, checked before the work.
+  function failureCountingApp(client: Redis, points: number) {
+    const limit = rateLimit({ redis: client, prefix, name: `f${Math.random()}`, points, durationSeconds: 60, key: byIp });
+    let work = 0;
+    const app = createServiceApp({
+      logger,
+      routes: (a) =>
+        a.post('/login', async (req, res) => {
+          if (!(await limit.check(byIp(req), res))) return;
+          work++;
+          if (req.query.ok === '1') return void res.json({ ok: true });
+          if (!(await limit.consume(byIp(req), res))) return;
+          res.status(401).json({ error: 'no' });
+        }),
+    });
+    return { app, work: () => work };
+  }
+
+  it('lets successes through freely, refuses everything once the failures are used up', async () => {
+    const { app, work } = failureCountingApp(redis, 2);
+    for (let i = 0; i < 5; i++) expect((await request(app).post('/login?ok=1')).status).toBe(200);
+    expect((await request(app).post('/login')).status).toBe(401);
+    expect((await request(app).post('/login')).status).toBe(401);
+    const done = work();
+    const blocked = await request(app).post('/login?ok=1');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Refused before the work: a correct attempt is not even tried.
+    expect(work()).toBe(done);
+    // Another address is not affected.
+    expect((await request(app).post('/login?ok=1').set('X-Forwarded-For', '203.0.113.4')).status).toBe(200);
+  });
+
+  it('lets requests through when Redis is unreachable', async () => {
+    const { app } = failureCountingApp(deadRedis, 1);
+    expect((await request(app).post('/login?ok=1')).status).toBe(200);
+  });
+});

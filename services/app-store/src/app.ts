@@ -62,6 +62,7 @@ export function buildApp(deps: AppDeps): Express {
       redis: deps.redis,
       prefix: deps.redisPrefix,
     }),
+    keyFailures: limits.keyFailures,
   });
   return createServiceApp({
     logger: deps.logger,

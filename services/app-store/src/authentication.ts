@@ -4,7 +4,7 @@
 // decides: a bad key is a 401 even if a cookie is also sent.
 import type { Request, RequestHandler } from 'express';
 import { ERROR_MESSAGES } from '@svc/types';
-import { forbidden, unauthorized, type Caller } from '@svc/service-kit';
+import { byIp, forbidden, unauthorized, type Caller, type RateLimit } from '@svc/service-kit';
 import {
   LAST_USED_WRITE_INTERVAL_MS,
   hashApiKey,
@@ -22,6 +22,8 @@ export const KEY_REFUSED_MESSAGE =
 export function createAuthentication(deps: {
   store: AppStore;
   sessions: RequestHandler;
+  /** Failed key authentications per IP (see rate-limits.ts). */
+  keyFailures: RateLimit;
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
@@ -41,13 +43,30 @@ export function createAuthentication(deps: {
     };
   }
 
+  /**
+   * The key's caller, undefined for an unknown or revoked key (one failure counted for the
+   * IP), or 'answered' when the IP has used up its failures (429 sent, no look-up made).
+   */
+  async function authenticateKey(
+    key: string,
+    req: Request,
+    res: Parameters<RequestHandler>[1],
+  ): Promise<Caller | undefined | 'answered'> {
+    const ip = byIp(req);
+    if (!(await deps.keyFailures.check(ip, res))) return 'answered';
+    const caller = await callerFromKey(key);
+    if (caller) return caller;
+    return (await deps.keyFailures.consume(ip, res)) ? undefined : 'answered';
+  }
+
   /** Sets req.caller or answers 401 (and 403 for a key where only a session is accepted). */
   return function authenticate(requirement: AuthRequirement): RequestHandler {
     return (req, res, next) => {
       const bearer = parseBearer(req.headers.authorization);
       if (bearer.kind === 'malformed') return next(unauthorized());
       if (bearer.kind === 'key') {
-        callerFromKey(bearer.key).then((caller) => {
+        authenticateKey(bearer.key, req, res).then((caller) => {
+          if (caller === 'answered') return;
           if (!caller) return next(unauthorized());
           if (requirement === 'session') return next(forbidden(KEY_REFUSED_MESSAGE));
           req.caller = caller;

@@ -1,6 +1,9 @@
 // Rate limits of /api/v1 (app-listing-api.md "Limits", DECISIONS §4): 200/min per IP on the
 // public endpoints (one bucket for listing, detail and categories), 60/min per API key or
-// per user on the authenticated ones (one bucket), 5/hour app submissions per user.
+// per user on the authenticated ones (one bucket), 5/hour app submissions per user, and
+// (our addition) 30 failed API-key authentications per 10 minutes per IP, after which the
+// IP's key attempts get 429 until the window ends: keys cannot be guessed at speed, and
+// failed look-ups stay off the database.
 // `scale` multiplies every limit: 1 in production (the config refuses anything else
 // there); benchmarks raise it so one load generator on one IP is not throttled.
 import type { Request } from 'express';
@@ -11,6 +14,7 @@ export const LIMITS = {
   public: { points: 200, durationSeconds: 60 },
   authenticated: { points: 60, durationSeconds: 60 },
   submit: { points: 5, durationSeconds: 3600 },
+  keyFailures: { points: 30, durationSeconds: 600 },
 } as const;
 
 /** Per key when the caller used one (each key its own budget), else per user. */
@@ -37,6 +41,8 @@ export function createRateLimits(opts: { redis: Redis; prefix: string; scale?: n
     authenticated: make('authenticated', callerRateKey),
     // Consumed by the route once the body is valid: a rejected draft costs no submission.
     submit: make('submit', () => undefined),
+    // Consumed by authentication on each unknown or revoked key, checked before each look-up.
+    keyFailures: make('keyFailures', () => undefined),
   };
 }
 export type RateLimits = ReturnType<typeof createRateLimits>;

@@ -51,6 +51,44 @@ describe('rate limits', () => {
     await request(h.app).get('/api/v1/me').set('Cookie', dev.cookie).expect(200);
   });
 
+  it('API keys: 30 failed authentications per 10 minutes per IP, then 429 before any look-up', async () => {
+    const dev = h.user();
+    await h.seedApp(dev, { slug: 'guarded-app' });
+    const { key } = await h.createKey(dev, 'guarded-app');
+    const ip = '203.0.113.77';
+    const bad = `${key.slice(0, -4)}zzzz`;
+    for (let i = 0; i < 30; i++) {
+      const res = await request(h.app)
+        .get('/api/v1/me')
+        .set('X-Forwarded-For', ip)
+        .set('Authorization', `Bearer ${bad}`);
+      expect(res.status).toBe(401);
+    }
+    const limited = await request(h.app)
+      .get('/api/v1/me')
+      .set('X-Forwarded-For', ip)
+      .set('Authorization', `Bearer ${bad}`);
+    expect429(limited, 30);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(600);
+    // Even the right key is refused from that address (guessing learns nothing more)...
+    const right = await request(h.app)
+      .get('/api/v1/me')
+      .set('X-Forwarded-For', ip)
+      .set('Authorization', `Bearer ${key}`);
+    expect(right.status).toBe(429);
+    // ...but works from another one, and sessions from the same one are not affected.
+    await request(h.app)
+      .get('/api/v1/me')
+      .set('X-Forwarded-For', '203.0.113.78')
+      .set('Authorization', `Bearer ${key}`)
+      .expect(200);
+    await request(h.app)
+      .get('/api/v1/me')
+      .set('X-Forwarded-For', ip)
+      .set('Cookie', dev.cookie)
+      .expect(200);
+  });
+
   it('submissions: 5 per hour per user (invalid drafts do not count)', async () => {
     const u = h.user();
     await request(h.app)
