@@ -67,6 +67,10 @@ describe('buildOpenApi', () => {
     expect(list.find((p) => p.name === 'tag')!.schema).toEqual({
       $ref: '#/components/schemas/SiteTag',
     });
+    // Parameter descriptions from the schemas' `param` metadata, on the parameter itself.
+    expect(list.find((p) => p.name === 'search')!.description).toMatch(/title, description/);
+    expect(list.find((p) => p.name === 'search')!.schema).not.toHaveProperty('param');
+    expect(list.find((p) => p.name === 'page')!.description).toMatch(/60 sites a page/);
     expect(op('GET', '/api/v1/apps/{slug}').parameters).toEqual([
       expect.objectContaining({ in: 'path', name: 'slug', required: true }),
     ]);

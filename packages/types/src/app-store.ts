@@ -139,10 +139,18 @@ export type AppDetail = z.infer<typeof AppDetail>;
 // ---- path parameters -------------------------------------------------------------------
 
 /** Any string: an unknown or malformed slug is a 404, not a 400. */
-export const AppSlugParams = z.object({ slug: z.string().min(1) });
+/** Any non-empty slug in a path: an unknown one is a 404, not a 400. */
+const SlugPathParam = z
+  .string()
+  .min(1)
+  .meta({ param: { description: 'The app’s slug (its URL name)' } });
+export const AppSlugParams = z.object({ slug: SlugPathParam });
 export type AppSlugParams = z.infer<typeof AppSlugParams>;
 
-export const ApiKeyParams = z.object({ slug: z.string().min(1), id: Id });
+export const ApiKeyParams = z.object({
+  slug: SlugPathParam,
+  id: Id.meta({ param: { description: 'The key’s id (from GET /api/v1/apps/{slug}/keys)' } }),
+});
 export type ApiKeyParams = z.infer<typeof ApiKeyParams>;
 
 // ---- listing ---------------------------------------------------------------------------
@@ -151,7 +159,16 @@ export const AppListQuery = OffsetPaginationQuery.extend({
   category: AppCategory.optional(),
   app_type: AppType.optional(),
   /** Searches name, description and tech_tags; capped to keep queries cheap. */
-  q: z.string().trim().max(200).optional(),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .meta({
+      param: {
+        description: 'Words to find in name, description and tech_tags (Chinese works too)',
+      },
+    }),
 });
 export type AppListQuery = z.infer<typeof AppListQuery>;
 

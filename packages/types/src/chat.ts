@@ -48,7 +48,9 @@ export const PostChatMessageResponse = z.object({
 });
 export type PostChatMessageResponse = z.infer<typeof PostChatMessageResponse>;
 
-export const ChatMessageParams = z.object({ id: Id });
+export const ChatMessageParams = z.object({
+  id: Id.meta({ param: { description: 'The message’s id' } }),
+});
 export type ChatMessageParams = z.infer<typeof ChatMessageParams>;
 
 export const LikeChatMessageResponse = z.object({

@@ -66,18 +66,30 @@ export const Site = z.object({
 export type Site = z.infer<typeof Site>;
 
 /** Path parameter `{id}` of /api/sites/{id}/… and /api/clicks/{id}. */
-export const SiteIdParams = z.object({ id: Id });
+export const SiteIdParams = z.object({ id: Id.meta({ param: { description: 'The site’s id' } }) });
 export type SiteIdParams = z.infer<typeof SiteIdParams>;
 
 // ---- listing ---------------------------------------------------------------------------
 
 export const SiteListQuery = z.object({
   /** Matches title, description, url/domain and tags; capped to keep queries cheap. */
-  search: z.string().trim().max(200).optional(),
+  search: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .meta({
+      param: {
+        description:
+          'Words to find in title, description, URL or domain and tags (Chinese works too)',
+      },
+    }),
   tag: SiteTag.optional(),
   sort: SiteSort.default('hot'),
   /** Capped so an OFFSET can never ask PostgreSQL to walk past every row many times over. */
-  page: PageParam.pipe(z.number().max(SITES_MAX_PAGE)),
+  page: PageParam.pipe(z.number().max(SITES_MAX_PAGE)).meta({
+    param: { description: `Page number, from 1 (60 sites a page, at most page ${SITES_MAX_PAGE})` },
+  }),
 });
 export type SiteListQuery = z.infer<typeof SiteListQuery>;
 
