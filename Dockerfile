@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# One Dockerfile for every process of the monorepo (ARCHITECTURE.md property 6: the same
+# One Dockerfile for every process of the monorepo (docs/architecture.md: the same
 # code runs on a laptop, in CI and in Kubernetes; only the environment differs).
 #
 #   docker build --build-arg SERVICE=auth -t ghcr.io/svc-platform/auth .
@@ -12,7 +12,7 @@
 # from one context reuses them from the layer cache: the workspace is installed and
 # compiled once, and only the small per-service `deploy`/`runtime` stages differ.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # ---------------------------------------------------------------------------------------
 # base: Node + the exact pnpm of package.json's "packageManager" (another version makes

@@ -1,4 +1,4 @@
-// Shared Jest settings: ESM TypeScript through @swc/jest (see ../shared/notes/ENVIRONMENT.md).
+// Shared Jest settings: ESM TypeScript through @swc/jest (see the root README, "Working on it").
 // Run with `node --experimental-vm-modules` (each package's test script does).
 const path = require('node:path');
 

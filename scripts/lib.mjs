@@ -1,12 +1,11 @@
 // Shared by the start, test and migrate scripts: finding pnpm, running commands, and
 // checking that PostgreSQL and Redis are there (starting them when this machine can).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const PNPM_VERSION = '10.34.9';
 
 export function log(message) {
   console.log(`\x1b[36m[svc]\x1b[0m ${message}`);
@@ -17,18 +16,6 @@ export function run(cmd, args, opts = {}) {
   if (result.status !== 0) {
     throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`);
   }
-}
-
-/** pnpm at the version package.json pins, installed with npm when missing. */
-export function ensurePnpm() {
-  try {
-    const version = execFileSync('pnpm', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    if (version === PNPM_VERSION) return;
-    log(`pnpm ${version} found; installing pnpm@${PNPM_VERSION} (the version package.json pins)`);
-  } catch {
-    log(`installing pnpm@${PNPM_VERSION} with npm`);
-  }
-  run('npm', ['install', '--global', `pnpm@${PNPM_VERSION}`]);
 }
 
 export function installDependencies() {

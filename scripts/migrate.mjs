@@ -1,5 +1,9 @@
 // Applies every service's Prisma migrations (each to its own PostgreSQL schema).
-import { ensureDependencies, migrate } from './lib.mjs';
+import { ensureDependencies, log, migrate } from './lib.mjs';
+import { useProjectNode } from './toolchain.mjs';
+
+await useProjectNode();
+log(`running on Node ${process.version}`);
 
 await ensureDependencies();
 migrate();

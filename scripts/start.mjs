@@ -1,9 +1,13 @@
 // `npm start`: installs what is needed (pnpm included), builds, applies migrations,
-// starts the gateway, every service and the sites worker, waits until all are ready and
-// prints the URL. Ctrl-C stops everything.
-import { spawn } from 'node:child_process';
+// starts the gateway, every service and the sites worker under the supervisor, waits until
+// all are ready and prints the URL. A process that exits is restarted (supervisor.mjs);
+// Ctrl-C stops everything.
 import path from 'node:path';
-import { ROOT, ensureDependencies, ensurePnpm, installDependencies, log, migrate, run } from './lib.mjs';
+import { ROOT, ensureDependencies, installDependencies, log, migrate, run } from './lib.mjs';
+import { supervise } from './supervisor.mjs';
+import { useProjectNode } from './toolchain.mjs';
+
+await useProjectNode();
 
 const PROCESSES = [
   { name: 'auth', dir: 'services/auth', entry: 'dist/main.js', port: 4001 },
@@ -16,79 +20,26 @@ const PROCESSES = [
   { name: 'gateway', dir: 'gateway', entry: 'dist/main.js', port: Number(process.env.PORT ?? 8080) },
 ];
 
-ensurePnpm();
+log(`running on Node ${process.version} (.tools/, scripts/toolchain.mjs)`);
 installDependencies();
 await ensureDependencies();
 log('building (turbo run build)');
 run('pnpm', ['turbo', 'run', 'build', '--output-logs=errors-only'], { env: { TURBO_TELEMETRY_DISABLED: '1' } });
 migrate();
 
-const children = [];
-let stopping = false;
-const width = Math.max(...PROCESSES.map((p) => p.name.length));
-
-for (const p of PROCESSES) {
-  const child = spawn(process.execPath, [p.entry], {
+log('starting every process');
+const supervisor = supervise(
+  PROCESSES.map((p) => ({
+    name: p.name,
+    args: [p.entry],
     cwd: path.join(ROOT, p.dir),
     env: { NODE_ENV: 'development', ...process.env, PORT: String(p.port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const prefix = `${p.name.padEnd(width)} | `;
-  for (const stream of [child.stdout, child.stderr]) {
-    let buffered = '';
-    stream.on('data', (chunk) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      for (const line of lines) process.stdout.write(prefix + line + '\n');
-    });
-  }
-  child.on('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(`${p.name} exited (${signal ?? code}); stopping everything`);
-      stop(1);
-    }
-  });
-  children.push({ ...p, child });
-}
+    readyUrl: `http://127.0.0.1:${p.port}/readyz`,
+  })),
+);
 
-async function ready(port) {
-  try {
-    const res = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) });
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
-
-function stop(code = 0) {
-  if (stopping) return;
-  stopping = true;
-  log('stopping every process');
-  for (const { child } of children) child.kill('SIGTERM');
-  const timer = setTimeout(() => process.exit(code), 15_000);
-  Promise.all(children.map(({ child }) => new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r))))).then(() => {
-    clearTimeout(timer);
-    process.exit(code);
-  });
-}
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
-
-const deadline = Date.now() + 60_000;
-for (;;) {
-  const states = await Promise.all(children.map((c) => ready(c.port)));
-  if (states.every(Boolean)) break;
-  if (Date.now() > deadline) {
-    const waiting = children.filter((_, i) => !states[i]).map((c) => c.name);
-    console.error(`not ready after 60 s: ${waiting.join(', ')}`);
-    stop(1);
-    break;
-  }
-  await new Promise((r) => setTimeout(r, 500));
-}
-if (!stopping) {
-  const gateway = children.find((c) => c.name === 'gateway');
-  log(`all ${children.length} processes are ready`);
-  log(`the API is at http://localhost:${gateway.port}  (Ctrl-C stops everything)`);
+if (await supervisor.waitUntilReady(60_000)) {
+  const gateway = PROCESSES.find((p) => p.name === 'gateway');
+  log(`all ${PROCESSES.length} processes are ready`);
+  log(`the API is at http://localhost:${gateway.port}  (Node ${process.version}; Ctrl-C stops everything)`);
 }

@@ -3,11 +3,14 @@
 // and prints one summary line.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, ensureDependencies, ensurePnpm, installDependencies, log, run } from './lib.mjs';
+import { ROOT, ensureDependencies, installDependencies, log, run } from './lib.mjs';
+import { useProjectNode } from './toolchain.mjs';
+
+await useProjectNode();
 
 const RESULTS = path.join(ROOT, '.test-results');
 
-ensurePnpm();
+log(`running on Node ${process.version} (.tools/, scripts/toolchain.mjs)`);
 installDependencies();
 await ensureDependencies();
 rmSync(RESULTS, { recursive: true, force: true });
