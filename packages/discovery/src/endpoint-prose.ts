@@ -1,9 +1,16 @@
 // Sentences about an endpoint's authentication and rate limit, shared by the OpenAPI
 // descriptions and the llms.txt reference so both say the same thing.
-import { SESSION_COOKIE_NAME, type Endpoint, type RateLimit, type RateLimitKey } from '@svc/types';
+import {
+  SESSION_COOKIE_NAME,
+  type Endpoint,
+  type RateLimit,
+  type RateLimitCounts,
+  type RateLimitKey,
+} from '@svc/types';
 
 const PER: Record<RateLimitKey, string> = {
   ip: 'per client IP',
+  network: 'per client network (IPv4 address or IPv6 /64)',
   user: 'per user',
   'key-or-user': 'per API key or user',
   email: 'per email address',
@@ -25,11 +32,23 @@ export function describeAuth(endpoint: Endpoint): string {
   }
 }
 
+const COUNTED: Record<RateLimitCounts, string> = {
+  requests: 'requests',
+  'distinct-emails': 'different email addresses',
+  failures: 'failed attempts',
+};
+
 export function rateLimitText(limit: RateLimit): string {
   const base = `${limit.limit} per ${limit.window} ${PER[limit.key]}`;
-  return limit.session
-    ? `${base}; ${limit.session.limit} per ${limit.window} ${PER[limit.session.key]} with a session`
-    : base;
+  const parts = [
+    limit.session
+      ? `${base}; ${limit.session.limit} per ${limit.window} ${PER[limit.session.key]} with a session`
+      : base,
+    ...(limit.also ?? []).map(
+      (rule) => `${rule.limit} ${COUNTED[rule.counts]} per ${rule.window} ${PER[rule.key]}`,
+    ),
+  ];
+  return parts.join('; and ');
 }
 
 export function describeRateLimit(endpoint: Endpoint): string | undefined {

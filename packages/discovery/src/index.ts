@@ -8,3 +8,5 @@ export type { AgentTool, ArgumentLocation } from './agent-tools.js';
 export { buildAiPlugin, buildMcpManifest } from './agent-manifests.js';
 export { buildLlmsTxt, buildLlmsFullTxt } from './llms-txt.js';
 export { componentSchemas } from './schema-names.js';
+export { buildReferenceDocs, REFERENCE_BASE_URL } from './reference-docs.js';
+export type { ReferenceDoc } from './reference-docs.js';

@@ -109,7 +109,12 @@ const DESCRIPTION = [
   '  Limits are per client IP unless stated otherwise.',
   '- **Outages**: when PostgreSQL or Redis is unreachable, endpoints that need them answer 503',
   '  `{ "error": "Service temporarily unavailable" }` and recover by themselves.',
-  `- **Bodies**: JSON, at most ${MAX_JSON_BODY_BYTES / 1024} KiB (413 beyond); a body that is not JSON is a 400.`,
+  `- **Bodies**: UTF-8 JSON, at most ${MAX_JSON_BODY_BYTES / 1024} KiB (413 beyond, on any path); a body that is`,
+  '  not JSON or cannot be decoded (another charset, an unknown `Content-Encoding`) is a 400, and so',
+  '  is a NUL character (U+0000) anywhere in a path, query string or body.',
+  '- **Connections**: the headers and the body of a request must arrive within 10 s each, or the answer',
+  '  is 408 `{ "error": "Request timeout" }` and the connection closes. One client address may hold',
+  '  256 open connections; a request on one more is answered 429 with `Retry-After` and closed.',
   '- **Request ids**: every response carries `X-Request-Id`.',
   `- **Real-time**: \`${WS_PATH}\` upgrades to a WebSocket without authentication; the server sends`,
   '  `{ "event", "payload" }` messages (`new_message`, `site_update`, `like`; schema',
@@ -176,6 +181,7 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const requestParams: ZodOpenApiOperationObject['requestParams'] = {};
   if (endpoint.params) requestParams.path = endpoint.params;
   if (endpoint.query) requestParams.query = endpoint.query;
+  if (endpoint.headers) requestParams.header = endpoint.headers;
   const description = [describeAuth(endpoint), describeRateLimit(endpoint)]
     .filter((line) => line !== undefined)
     .join('\n\n');
@@ -191,7 +197,7 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
         .map(([status, r]) => [status, response(endpoint, Number(status), r)]),
     ),
   };
-  if (endpoint.params || endpoint.query) op.requestParams = requestParams;
+  if (endpoint.params || endpoint.query || endpoint.headers) op.requestParams = requestParams;
   if (endpoint.body)
     op.requestBody = { required: true, content: { [JSON_TYPE]: { schema: endpoint.body } } };
   if (endpoint.rateLimit) op['x-rate-limit'] = endpoint.rateLimit;

@@ -1,4 +1,4 @@
-// Application listing interface under /api/v1 (app-listing-api.md, DECISIONS §3–4).
+// Application listing interface under /api/v1 (docs/api-reference.md, docs/decisions.md §3–4).
 import { z } from 'zod';
 import { Id, IsoDateTime, OffsetPaginationMeta, OffsetPaginationQuery } from './common.js';
 
@@ -42,7 +42,7 @@ export type ReportReason = z.infer<typeof ReportReason>;
 /** The 5th distinct reporter blocks the app. */
 export const REPORT_BLOCK_THRESHOLD = 5;
 
-// ---- field rules (DECISIONS §4) -------------------------------------------------------
+// ---- field rules (docs/decisions.md §4) -------------------------------------------------------
 
 export const AppSlug = z
   .string()

@@ -1,4 +1,4 @@
-// Email-code login and the session shared by both interfaces (DECISIONS §2).
+// Email-code login and the session shared by both interfaces (docs/decisions.md §2).
 import { z } from 'zod';
 import { Id, SuccessResponse } from './common.js';
 

@@ -1,4 +1,4 @@
-// Shapes and constants shared by every bounded context (DECISIONS §1).
+// Shapes and constants shared by every bounded context (docs/decisions.md §1).
 import { z } from 'zod';
 
 /** Every error of both interfaces; `details` carries validation issues only. */
@@ -6,13 +6,14 @@ export const ErrorResponse = z
   .object({
     error: z.string().min(1).meta({ description: 'What went wrong, in English' }),
     details: z.unknown().optional().meta({
-      description: 'Validation errors only: the failed checks (each with code, path, message)',
+      description:
+        'Validation errors: the failed checks (each with code, path, message); for a body that could not be decoded, the reason',
     }),
   })
   .meta({ description: 'The body of every error response of both interfaces' });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
-/** Fixed messages DECISIONS prescribes, so every service answers them word for word. */
+/** Fixed messages docs/decisions.md §1 prescribes, so every service answers them word for word. */
 export const ERROR_MESSAGES = {
   authenticationRequired: 'Authentication required',
   tooManyRequests: 'Too many requests',
@@ -21,6 +22,7 @@ export const ERROR_MESSAGES = {
   methodNotAllowed: 'Method not allowed',
   payloadTooLarge: 'Payload too large',
   invalidJson: 'Invalid JSON body',
+  nulCharacter: 'Invalid request: NUL characters (U+0000) are not accepted',
   invalidOrExpiredCode: 'Invalid or expired code',
   usernameTaken: 'Username already taken',
   slugTaken: 'Slug already taken',
@@ -29,7 +31,7 @@ export const ERROR_MESSAGES = {
   translationFailed: 'Translation failed',
 } as const;
 
-/** ISO 8601 UTC with `Z` (DECISIONS §1: `2026-11-21T10:00:00.000Z`); offsets are refused. */
+/** ISO 8601 UTC with `Z` (docs/decisions.md §1: `2026-11-21T10:00:00.000Z`); offsets are refused. */
 export const IsoDateTime = z.iso.datetime();
 export type IsoDateTime = z.infer<typeof IsoDateTime>;
 
@@ -56,7 +58,7 @@ export const OffsetPaginationQuery = z.object({
 });
 export type OffsetPaginationQuery = z.infer<typeof OffsetPaginationQuery>;
 
-/** `count` is the size of this page, `total` all matches (DECISIONS §4). */
+/** `count` is the size of this page, `total` all matches (docs/decisions.md §4). */
 export const OffsetPaginationMeta = z.object({
   limit: z.number().int().min(1).max(100),
   offset: z.number().int().min(0),
@@ -119,7 +121,7 @@ export const RATE_LIMIT_HEADERS = {
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
-/** Default JSON body limit (DECISIONS §1); larger bodies answer 413. */
+/** Default JSON body limit (docs/decisions.md §1); larger bodies answer 413. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /** Non-empty opaque identifier used in path parameters and ids (nanoid, cuid, uuid...). */

@@ -1,4 +1,4 @@
-// The one catalogue of public endpoints of both interfaces and DECISIONS.md. It drives the
+// The one catalogue of public endpoints of both interfaces and docs/decisions.md. It drives the
 // OpenAPI document and the gateway's route check, so every public path is here and nothing else.
 import { z } from 'zod';
 import {
@@ -56,7 +56,10 @@ import {
   SiteTagsResponse,
   SubmitSiteBody,
   SubmitSiteCreatedResponse,
+  SubmitSiteHeaders,
   SubmitSiteExistingResponse,
+  BOOSTS_PER_DAY_USER,
+  BOOSTS_PER_DAY_VISITOR,
 } from './sites.js';
 import { TranslateBody, TranslateResponse } from './translate.js';
 
@@ -82,7 +85,25 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 export type AuthMode = 'none' | 'session' | 'session-or-key' | 'optional-session';
 
 export type RateLimitWindow = 'minute' | 'hour' | 'day';
-export type RateLimitKey = 'ip' | 'user' | 'key-or-user' | 'email';
+/**
+ * ip: the client address. network: the client's IPv4 address or IPv6 /64 (one subscriber
+ * usually holds a whole /64, so counting single IPv6 addresses would bound nothing).
+ */
+export type RateLimitKey = 'ip' | 'network' | 'user' | 'key-or-user' | 'email';
+/**
+ * requests: every request counts. distinct-emails: only a new address counts (asking again
+ * for one already counted in the window is free). failures: only refused attempts count,
+ * and once they are used up every attempt is refused until the window ends.
+ */
+export type RateLimitCounts = 'requests' | 'distinct-emails' | 'failures';
+
+/** A further limit that holds at the same time as the endpoint's main one. */
+export interface RateLimitRule {
+  limit: number;
+  window: RateLimitWindow;
+  key: RateLimitKey;
+  counts: RateLimitCounts;
+}
 
 export interface RateLimit {
   limit: number;
@@ -90,7 +111,16 @@ export interface RateLimit {
   key: RateLimitKey;
   /** Replaces limit/key when the caller has a valid session (boost: 1/day per IP, 3/day per user). */
   session?: { limit: number; key: RateLimitKey };
+  /** Limits per client beside the main one (login: per address and per client IP). */
+  also?: readonly RateLimitRule[];
 }
+
+/** Seconds in a rate-limit window. */
+export const WINDOW_SECONDS: Record<RateLimitWindow, number> = {
+  minute: 60,
+  hour: 3600,
+  day: 86_400,
+};
 
 export interface EndpointResponse {
   description: string;
@@ -113,6 +143,8 @@ export interface Endpoint {
   /** Path parameters; a value that fails them means "no such resource": answer 404, not 400. */
   params?: z.ZodObject;
   query?: z.ZodObject;
+  /** Request headers the operation reads (beyond cookies and Authorization). */
+  headers?: z.ZodObject;
   body?: z.ZodType;
   responses: { [status: number]: EndpointResponse };
   rateLimit?: RateLimit;
@@ -130,21 +162,34 @@ type EndpointSpec = Omit<Endpoint, 'responses'> & {
 const error = (description: string): EndpointResponse => ({ description, schema: ErrorResponse });
 
 /**
- * Adds the error statuses that follow from the endpoint's shape (DECISIONS §1), so they are
- * never forgotten: 400 when there is a query or body to validate, 401 when authentication
+ * Services answering through the service kit's app, which refuses a NUL character anywhere
+ * in a request (PostgreSQL text cannot hold one) with 400.
+ */
+const SERVED_BY_KIT = (service: ServiceName) => service !== 'gateway' && service !== 'realtime';
+
+/**
+ * Adds the error statuses that follow from the endpoint's shape (docs/decisions.md §1), so they are
+ * never forgotten: 400 when there is a query or body to validate (and, from the kit's
+ * services, for a NUL character anywhere), 401 when authentication
  * is required, 413 with a body, 429 when rate-limited, 503 when a data store is needed, and
- * 500 everywhere (a crash still answers JSON). Specific `errors` override these texts.
+ * 408 (a request too slow to arrive) and 500 (a crash still answers JSON) everywhere. Specific `errors` override these texts.
  */
 function endpoint(spec: EndpointSpec): Endpoint {
   const { ok, errors = {}, store = true, ...rest } = spec;
   const responses: { [status: number]: EndpointResponse } = { ...ok };
   if (rest.query || rest.body)
-    responses[400] = error('Invalid request (validation failed or body is not JSON)');
+    responses[400] = error(
+      'Invalid request (validation failed, body is not JSON or not decodable, or a NUL character)',
+    );
+  else if (SERVED_BY_KIT(rest.service))
+    responses[400] = error('Invalid request (a NUL character in the path or query string)');
   if (rest.auth === 'session' || rest.auth === 'session-or-key')
     responses[401] = error('Authentication required');
   if (rest.body) responses[413] = error('Request body too large');
   if (rest.rateLimit)
     responses[429] = error('Too many requests (Retry-After and RateLimit-* headers)');
+  // The gateway's, on every path: see gateway/README.md "Slow and greedy clients".
+  responses[408] = error('Headers or body not received in time (the connection is closed)');
   responses[500] = error('Internal error');
   if (store) responses[503] = error('Service temporarily unavailable');
   for (const [status, description] of Object.entries(errors))
@@ -158,10 +203,32 @@ const json = (description: string, schema: z.ZodType): EndpointResponse => ({
 });
 const noContent = (description: string): EndpointResponse => ({ description });
 
-// Rate limits from the documents and DECISIONS; endpoints whose limit is "not shown" have none.
+// Rate limits from the documents and docs/decisions.md; endpoints whose limit is "not shown" have none.
 const APP_PUBLIC: RateLimit = { limit: 200, window: 'minute', key: 'ip' };
 const APP_AUTHENTICATED: RateLimit = { limit: 60, window: 'minute', key: 'key-or-user' };
 const APP_SESSION: RateLimit = { limit: 60, window: 'minute', key: 'user' };
+
+/**
+ * Login (docs/decisions.md §2 per address, plus per client network where the documents are
+ * silent). One client network may ask codes for 30 different addresses an hour and get 60
+ * codes wrong an hour across all addresses. An office behind one NAT stays well inside
+ * (sessions last 30 days, so people rarely log in), while a sprayer gets 60 guesses an
+ * hour from each network: one lucky 6-digit guess in about 16,000 hours.
+ */
+export const LOGIN_LIMITS = {
+  sendCode: {
+    limit: 3,
+    window: 'minute',
+    key: 'email',
+    also: [{ limit: 30, window: 'hour', key: 'network', counts: 'distinct-emails' }],
+  },
+  verify: {
+    limit: 5,
+    window: 'minute',
+    key: 'email',
+    also: [{ limit: 60, window: 'hour', key: 'network', counts: 'failures' }],
+  },
+} as const satisfies Record<string, RateLimit>;
 
 const KEY_REFUSED = 'an API key cannot be used here (session cookie only)';
 
@@ -177,7 +244,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     body: SendCodeBody,
     ok: { 200: json('Code sent', SendCodeResponse) },
     errors: { 400: 'Invalid email' },
-    rateLimit: { limit: 3, window: 'minute', key: 'email' },
+    rateLimit: LOGIN_LIMITS.sendCode,
   }),
   endpoint({
     method: 'POST',
@@ -194,7 +261,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
       },
     },
     errors: { 400: 'Invalid request, or Invalid or expired code' },
-    rateLimit: { limit: 5, window: 'minute', key: 'email' },
+    rateLimit: LOGIN_LIMITS.verify,
   }),
   endpoint({
     method: 'GET',
@@ -420,12 +487,21 @@ export const ENDPOINTS: readonly Endpoint[] = [
     operationId: 'submitSite',
     summary: 'Submit a site URL; metadata and tags follow asynchronously (site_update event)',
     auth: 'optional-session',
+    headers: SubmitSiteHeaders,
     body: SubmitSiteBody,
     ok: {
-      201: json('New site', SubmitSiteCreatedResponse),
-      200: json('Known site; submit_count incremented', SubmitSiteExistingResponse),
+      201: json('New site (stored with its scrape request: nothing is lost)', SubmitSiteCreatedResponse),
+      200: json(
+        'Known site, submit_count incremented; or, for a repeated Idempotency-Key, the first answer again (`Idempotent-Replayed: true`)',
+        SubmitSiteExistingResponse,
+      ),
     },
-    errors: { 400: 'Invalid URL or request format', 403: 'Missing or invalid CAPTCHA token' },
+    errors: {
+      400: 'Invalid URL or request format, a URL that does not point to a public web site (IP literals of private, loopback, link-local or reserved ranges in any spelling, local or single-label names), or an invalid Idempotency-Key header',
+      403: 'Missing or invalid CAPTCHA token',
+      422: 'Idempotency-Key already used for a different request',
+      503: 'Service temporarily unavailable; nothing was stored',
+    },
     rateLimit: { limit: 5, window: 'minute', key: 'ip' },
   }),
   endpoint({
@@ -457,7 +533,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
     params: SiteIdParams,
     ok: { 200: json('Boosted; credits = boosts left today', BoostSiteResponse) },
     errors: { 404: 'Site not found', 429: 'Daily boost limit reached' },
-    rateLimit: { limit: 1, window: 'day', key: 'ip', session: { limit: 3, key: 'user' } },
+    rateLimit: {
+      limit: BOOSTS_PER_DAY_VISITOR,
+      window: 'day',
+      key: 'ip',
+      session: { limit: BOOSTS_PER_DAY_USER, key: 'user' },
+    },
   }),
   endpoint({
     method: 'POST',

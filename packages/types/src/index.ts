@@ -3,6 +3,7 @@ export * from './common.js';
 export * from './auth.js';
 export * from './app-store.js';
 export * from './sites.js';
+export * from './site-url.js';
 export * from './chat.js';
 export * from './translate.js';
 export * from './events.js';

@@ -1,5 +1,5 @@
 // Site sharing: sites, tags, boosts, claims, clicks, bookmarks, daily background
-// (site-sharing-api.md, DECISIONS §5).
+// (docs/api-reference.md, docs/decisions.md §5).
 import { z } from 'zod';
 import { Id, IsoDateTime, PageParam, SiteTag } from './common.js';
 
@@ -17,7 +17,7 @@ export const BOOSTS_PER_DAY_USER = 3;
 export const SiteType = z.enum(['website', 'profile']);
 export type SiteType = z.infer<typeof SiteType>;
 
-/** Platform identifiers of the 11 recognised social families (DECISIONS §5). */
+/** Platform identifiers of the 11 recognised social families (docs/decisions.md §5). */
 export const SOCIAL_PLATFORMS = [
   'x',
   'github',
@@ -109,6 +109,23 @@ export const SubmitSiteBody = z.object({
   captchaToken: z.string().min(1).optional(),
 });
 export type SubmitSiteBody = z.infer<typeof SubmitSiteBody>;
+
+/**
+ * Request headers of POST /api/sites. `Idempotency-Key` (IETF httpapi draft): a retry with
+ * the same key gets the first answer again and is not counted as another submission.
+ */
+export const SubmitSiteHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({
+      description:
+        'Optional, 1–255 printable ASCII characters (bare or as a quoted structured-field string). Scoped to the user, or to the client IP for visitors, for 24 hours: a retry with the same key and URL gets the first answer (header `Idempotent-Replayed: true`) and is not counted; the same key with another URL is a 422.',
+    }),
+});
+export type SubmitSiteHeaders = z.infer<typeof SubmitSiteHeaders>;
 
 /** 201 with isNew true for a new site, 200 with isNew false for a known one. */
 export const SubmitSiteResponse = z.object({ site: Site, isNew: z.boolean() });

@@ -1,4 +1,4 @@
-// AI translation between the 12 languages (site-sharing-api.md, DECISIONS §5).
+// AI translation between the 12 languages (docs/api-reference.md, docs/decisions.md §5).
 import { z } from 'zod';
 import { LanguageCode } from './common.js';
 

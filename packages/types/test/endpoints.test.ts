@@ -9,9 +9,9 @@ import {
 } from '../src/endpoints.js';
 import { ErrorResponse } from '../src/common.js';
 
-/** Every method + path named in app-listing-api.md, site-sharing-api.md and DECISIONS.md. */
+/** Every method + path of both interfaces (docs/api-reference.md) and docs/decisions.md. */
 const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
-  // app-listing-api.md
+  // app store (/api/v1)
   ['GET', '/api/v1/apps'],
   ['POST', '/api/v1/apps'],
   ['GET', '/api/v1/apps/{slug}'],
@@ -20,7 +20,7 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['GET', '/api/v1/me'],
   ['GET', '/api/v1/me/apps'],
   ['GET', '/api/v1/me/installed'],
-  // site-sharing-api.md
+  // site sharing (/api)
   ['GET', '/api/sites'],
   ['POST', '/api/sites'],
   ['GET', '/api/sites/tags'],
@@ -35,7 +35,7 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['POST', '/api/auth/verify'],
   ['GET', '/api/bookmarks'],
   ['POST', '/api/bookmarks'],
-  ['DELETE', '/api/bookmarks/{site_id}'], // "{id}" in the document, "{site_id}" in DECISIONS
+  ['DELETE', '/api/bookmarks/{site_id}'], // "{id}" in the document, "{site_id}" in docs/decisions.md §5
   ['GET', '/api/sites/my-submissions'],
   ['POST', '/api/auth/set-username'],
   ['GET', '/openapi.json'],
@@ -45,7 +45,7 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['GET', '/.well-known/mcp.json'],
   ['GET', '/sitemap.xml'],
   ['GET', '/api/ws'],
-  // DECISIONS.md
+  // added by docs/decisions.md
   ['POST', '/api/auth/logout'],
   ['GET', '/api/auth/me'],
   ['POST', '/api/v1/apps/{slug}/keys'],
@@ -115,7 +115,7 @@ describe('endpoint catalogue', () => {
     };
     const report = get('POST', '/api/v1/apps/{slug}/report');
     expect(Object.keys(report.responses).map(Number).sort()).toEqual([
-      200, 400, 401, 403, 404, 409, 413, 429, 500, 503,
+      200, 400, 401, 403, 404, 408, 409, 413, 429, 500, 503,
     ]);
     expect(report.auth).toBe('session');
     expect(get('POST', '/api/v1/apps').responses[409]).toBeDefined();
@@ -136,7 +136,7 @@ describe('endpoint catalogue', () => {
     });
     expect(get('POST', '/api/sites').rateLimit).toEqual({ limit: 5, window: 'minute', key: 'ip' });
     expect(Object.keys(get('POST', '/api/sites').responses).map(Number).sort()).toEqual([
-      200, 201, 400, 403, 413, 429, 500, 503,
+      200, 201, 400, 403, 408, 413, 422, 429, 500, 503,
     ]);
     expect(get('POST', '/api/messages').rateLimit).toEqual({
       limit: 10,
@@ -164,11 +164,13 @@ describe('endpoint catalogue', () => {
       limit: 3,
       window: 'minute',
       key: 'email',
+      also: [{ limit: 30, window: 'hour', key: 'network', counts: 'distinct-emails' }],
     });
     expect(get('POST', '/api/auth/verify').rateLimit).toEqual({
       limit: 5,
       window: 'minute',
       key: 'email',
+      also: [{ limit: 60, window: 'hour', key: 'network', counts: 'failures' }],
     });
     expect(get('POST', '/api/messages/{id}/like').responses[409]).toBeDefined();
     expect(get('POST', '/api/auth/set-username').responses[409]).toBeDefined();
