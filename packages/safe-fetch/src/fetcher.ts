@@ -10,9 +10,9 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import got, { type Headers } from 'got';
 import { isPublicAddress } from './address-policy.js';
+import { checkPublicUrl, hostPortOf, type UrlPolicyResult } from './url-policy.js';
 import { decodeHtml } from './charset.js';
 import { OutboundBlockedError, OutboundFetchError } from './errors.js';
 
@@ -56,6 +56,11 @@ export interface FetchedPage {
 
 export interface SafeFetcher {
   fetchPage(url: string): Promise<FetchedPage>;
+  /**
+   * The URL policy (`checkPublicUrl`) with this fetcher's `allowHosts`: what a caller may
+   * store or show of what it fetched (e.g. a page's icon URL), judged without DNS.
+   */
+  checkUrl(url: string): UrlPolicyResult;
 }
 
 const DEFAULTS = {
@@ -100,7 +105,7 @@ export function createSafeFetcher(options: SafeFetcherOptions = {}): SafeFetcher
     }
   }
 
-  /** Throws OutboundBlockedError unless `url` is an http(s) URL with a public (or allowed) host. */
+  /** Throws OutboundBlockedError unless `url` passes the URL policy (url-policy.ts). */
   function parseTarget(raw: string, original: string, base?: URL): URL {
     let url: URL;
     try {
@@ -108,21 +113,16 @@ export function createSafeFetcher(options: SafeFetcherOptions = {}): SafeFetcher
     } catch {
       throw new OutboundBlockedError('not a valid URL', original);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new OutboundBlockedError(`scheme ${url.protocol} is not allowed`, url.href);
-    }
-    if (isAllowedHost(url)) return url;
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    // Node connects to an IP literal without calling `lookup`, so judge it here.
-    if (net.isIP(literal) && !isPublicAddress(literal)) {
-      throw new OutboundBlockedError(`${literal} is not a public address`, url.href);
-    }
+    // Scheme, IP literals in every spelling (Node connects to a literal without calling
+    // `lookup`, so it is judged here) and local names; a name's addresses are judged in
+    // guardedLookup.
+    const verdict = checkPublicUrl(url, { allowHosts });
+    if (!verdict.ok) throw new OutboundBlockedError(verdict.reason, url.href);
     return url;
   }
 
   function isAllowedHost(url: URL): boolean {
-    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-    return allowHosts.has(`${url.hostname.toLowerCase()}:${port}`);
+    return allowHosts.has(hostPortOf(url));
   }
 
   /** `lookup` for the socket: resolve, refuse if ANY address is not public, answer as asked. */
@@ -216,7 +216,7 @@ export function createSafeFetcher(options: SafeFetcherOptions = {}): SafeFetcher
     return { url: url.href, status, contentType, html, charset, truncated: body.truncated };
   }
 
-  return { fetchPage };
+  return { fetchPage, checkUrl: (url) => checkPublicUrl(url, { allowHosts }) };
 }
 
 /** Read at most `maxBytes`, then stop the download. */

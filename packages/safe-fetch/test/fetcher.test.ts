@@ -246,6 +246,36 @@ describe('safe fetcher: refused destinations', () => {
     await expectBlocked(resolvesTo().fetchPage('http://nothing.example/'));
   });
 
+  it('refuses local names by the URL policy, before asking DNS at all', async () => {
+    let asked = 0;
+    const answersPublic = createSafeFetcher({
+      resolver: async () => {
+        asked++;
+        return [{ address: '93.184.216.34', family: 4 }];
+      },
+    });
+    for (const url of [
+      'http://printer.local/',
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://app.localhost/',
+      'http://metadata/',
+    ]) {
+      const err = await answersPublic.fetchPage(url).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OutboundBlockedError);
+      expect((err as Error).message).toMatch(/local or private host|fully qualified/);
+    }
+    expect(asked).toBe(0);
+  });
+
+  it('checkUrl is the URL policy with the fetcher allow-list', () => {
+    const fetcher = allowed();
+    expect(fetcher.checkUrl(`http://${site.host}/icon.png`).ok).toBe(true);
+    expect(fetcher.checkUrl(`http://127.0.0.1:${canary.port}/icon.png`).ok).toBe(false);
+    expect(fetcher.checkUrl('https://cdn.example.com/icon.png').ok).toBe(true);
+    expect(fetcher.checkUrl('http://169.254.169.254/').ok).toBe(false);
+    expect(createSafeFetcher().checkUrl(`http://${site.host}/`).ok).toBe(false);
+  });
+
   it.each([
     'ftp://example.com/',
     'file:///etc/passwd',

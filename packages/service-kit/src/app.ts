@@ -2,10 +2,11 @@
 // limits, health endpoints, and one error shape `{ "error": ... }` for everything.
 import express, { type Express, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ZodError } from 'zod';
-import { ERROR_MESSAGES } from '@svc/types';
+import { ENDPOINTS, ERROR_MESSAGES, type ServiceName } from '@svc/types';
 import { accessLog } from './access-log.js';
 import { HttpError } from './errors.js';
 import { isDependencyUnavailable } from './dependency-errors.js';
+import { refuseNul } from './refuse-nul.js';
 import { runChecks, type ReadinessCheck } from './health.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -15,12 +16,18 @@ export interface ServiceAppOptions {
   logger: Logger;
   metrics?: Metrics;
   readiness?: Record<string, ReadinessCheck>;
-  /** JSON body limit (DECISIONS.md §1: 64 KiB unless a service needs less). */
+  /** JSON body limit (docs/decisions.md §1: 64 KiB unless a service needs less). */
   bodyLimit?: string;
   /** express trust-proxy setting: who may tell us the client IP (the gateway). */
   trustProxy?: string | boolean | number;
   /** Registers the service's routes. */
   routes: (app: Express) => void;
+  /**
+   * The service in the endpoint catalogue (`ENDPOINTS` of @svc/types). Its catalogue paths
+   * requested with a method the catalogue does not list answer 405 + `Allow`, wherever the
+   * routes are registered (on the app or on a mounted Router).
+   */
+  service?: ServiceName;
 }
 
 export function createServiceApp(options: ServiceAppOptions): Express {
@@ -53,16 +60,51 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   }
 
   app.use(express.json({ limit: options.bodyLimit ?? '64kb', strict: true }));
+  app.use(refuseNul);
   options.routes(app);
-  app.use(methodNotAllowedOrNotFound(app));
+  app.use(methodNotAllowedOrNotFound(app, catalogueMethods(options.service)));
   app.use(errorHandler(options.logger));
   return app;
 }
 
-/** 405 with `Allow` when the path exists under another method, else 404. */
-function methodNotAllowedOrNotFound(app: Express): RequestHandler {
-  return (req, res) => {
+/**
+ * The methods the catalogue lists for a path of `service`: a matcher per catalogue path
+ * (`{param}` is one non-empty segment), or none without a service.
+ */
+export function catalogueMethods(service: ServiceName | undefined): (path: string) => Set<string> {
+  const byPath = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  for (const e of ENDPOINTS) {
+    if (service === undefined || e.service !== service) continue;
+    let entry = byPath.get(e.path);
+    if (!entry) {
+      const source = e.path
+        .split(/\{[A-Za-z0-9_]+\}/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]+');
+      entry = { pattern: new RegExp(`^${source}$`), methods: new Set() };
+      byPath.set(e.path, entry);
+    }
+    entry.methods.add(e.method);
+  }
+  const entries = [...byPath.values()];
+  return (path) => {
     const methods = new Set<string>();
+    for (const { pattern, methods: listed } of entries)
+      if (pattern.test(path)) for (const m of listed) methods.add(m);
+    return methods;
+  };
+}
+
+/**
+ * 405 with `Allow` when the path exists under another method (a route on the app itself, or
+ * a catalogue path of the service, however it is routed), else 404.
+ */
+function methodNotAllowedOrNotFound(
+  app: Express,
+  fromCatalogue: (path: string) => Set<string>,
+): RequestHandler {
+  return (req, res) => {
+    const methods = fromCatalogue(req.path);
     const stack = (app as unknown as { router?: { stack: RouterLayer[] } }).router?.stack ?? [];
     for (const layer of stack) {
       if (!layer.route || !layer.match(req.path)) continue;
@@ -70,8 +112,8 @@ function methodNotAllowedOrNotFound(app: Express): RequestHandler {
         if (on && method !== '_all') methods.add(method.toUpperCase());
       }
     }
+    if (methods.has('GET')) methods.add('HEAD');
     if (methods.size > 0 && !methods.has(req.method)) {
-      if (methods.has('GET')) methods.add('HEAD');
       res.setHeader('Allow', [...methods].sort().join(', '));
       res.status(405).json({ error: ERROR_MESSAGES.methodNotAllowed });
       return;
@@ -114,6 +156,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (type === 'entity.parse.failed') {
       res.status(400).json({ error: ERROR_MESSAGES.invalidJson });
+      return;
+    }
+    // A body in a charset or content coding the parser cannot decode is, for this API, a
+    // body that is not JSON: 400 as documented, with the reason (body-parser says 415).
+    if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+      res.status(400).json({ error: ERROR_MESSAGES.invalidJson, details: (err as Error).message });
       return;
     }
     const status = (err as { status?: number }).status;

@@ -50,7 +50,7 @@ export const settings = {
   pem: optionalString.transform((v) => v?.replace(/\\n/g, '\n')),
 };
 
-/** Settings every service shares (names from DECISIONS.md §8). */
+/** Settings every service shares (every name in docs/configuration.md). */
 export const baseConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

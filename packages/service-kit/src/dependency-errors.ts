@@ -27,26 +27,44 @@ const MESSAGE_PATTERNS = [
   /Reached the max retries per request/i, // ioredis MaxRetriesPerRequestError
   /Redis is not ready|not ready to accept/i,
   /Connection terminated/i, // pg
+  /terminating connection due to administrator command/i, // PostgreSQL shutting down
+  /the database system is (shutting down|starting up|in recovery mode)/i,
   /timeout exceeded when trying to connect/i, // pg pool
   /Can't reach database server/i, // Prisma
   /DatabaseNotReachable|DatabaseDoesNotExist/i, // driver adapter error kinds
   /connect ECONNREFUSED/i,
 ];
 
+/**
+ * SQLSTATE classes that mean "the server cannot serve you now", not "your query is wrong":
+ * 08 connection exception, 53 insufficient resources (too many connections, out of
+ * memory or disk), 57P operator intervention (admin or crash shutdown, starting up,
+ * database dropped).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P)[0-9A-Z]{2,3}$/;
+
+const isUnavailableCode = (code: unknown) =>
+  typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code));
+
 export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 5) return false;
   const e = err as {
     code?: unknown;
+    originalCode?: unknown;
     message?: unknown;
     cause?: unknown;
     name?: unknown;
     errors?: unknown;
+    meta?: { driverAdapterError?: unknown };
   };
-  if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true;
+  if (isUnavailableCode(e.code) || isUnavailableCode(e.originalCode)) return true;
   if (e.name === 'MaxRetriesPerRequestError') return true;
   const message = typeof e.message === 'string' ? e.message : '';
   if (MESSAGE_PATTERNS.some((p) => p.test(message))) return true;
   if (Array.isArray(e.errors) && e.errors.some((x) => isDependencyUnavailable(x, depth + 1)))
     return true;
+  // Prisma wraps what the pg driver adapter saw (e.g. a raw query's P2010 "Raw query failed.
+  // Code: `57P01`" while PostgreSQL shuts down) in meta.driverAdapterError.
+  if (isDependencyUnavailable(e.meta?.driverAdapterError, depth + 1)) return true;
   return isDependencyUnavailable(e.cause, depth + 1);
 }

@@ -1,5 +1,6 @@
 // Process lifecycle: listen, then on SIGTERM/SIGINT stop accepting, let in-flight
-// requests finish (bounded), close pools and exit.
+// requests finish, close pools and exit, all within the shutdown timeout. Every step is
+// bounded, and a hard deadline ends the process if a stop still runs past the timeout.
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { Logger } from './logger.js';
@@ -11,6 +12,15 @@ export interface RunningService {
   stop: () => Promise<void>;
 }
 
+type Close = () => Promise<unknown> | unknown;
+/** Something closed at shutdown; named, a step that hangs is reported by its name. */
+export type Resource = Close | { name: string; close: Close };
+
+/** How long past the shutdown timeout a stop may run before the process is ended by force. */
+export const SHUTDOWN_MARGIN_MS = 1000;
+/** Kept from in-flight requests for closing resources: 1 s, or a quarter of a shorter timeout. */
+const RESOURCE_RESERVE_MS = 1000;
+
 export interface StartOptions {
   name: string;
   handler: RequestListener;
@@ -18,7 +28,12 @@ export interface StartOptions {
   host?: string;
   logger: Logger;
   /** Closed in order after the server has stopped (Prisma, Redis, queues...). */
-  resources?: Array<() => Promise<unknown> | unknown>;
+  resources?: Resource[];
+  /**
+   * The whole graceful stop fits in it: requests get it minus a reserve, then resources
+   * close in order, each bounded by what is left. A step still running when it is used up
+   * is abandoned (logged) with the steps after it.
+   */
   shutdownTimeoutMs?: number;
   /** Install SIGTERM/SIGINT handlers that exit the process (false in tests). */
   handleSignals?: boolean;
@@ -45,55 +60,111 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     });
   });
   const port = (server.address() as { port: number }).port;
-  opts.logger.info({ port }, `${opts.name} listening`);
+  const log = opts.logger;
+  log.info({ port }, `${opts.name} listening`);
 
+  const timeout = opts.shutdownTimeoutMs ?? 10_000;
+  const resources = (opts.resources ?? []).map((r, i) =>
+    typeof r === 'function' ? { name: `resource ${i + 1}`, close: r } : r,
+  );
+  let step = 'running';
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      opts.logger.info('shutting down: no new connections, finishing in-flight requests');
+      const deadline = Date.now() + timeout;
+      const requestsDeadline = deadline - Math.min(RESOURCE_RESERVE_MS, timeout / 4);
+      log.info('shutting down: no new connections, finishing in-flight requests');
+      step = 'in-flight requests';
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       if (drain) {
-        try {
-          await drain();
-        } catch (err) {
-          opts.logger.warn({ err }, 'error while draining connections');
-        }
+        step = 'draining long-lived connections';
+        const drained = await within(drain, requestsDeadline - Date.now());
+        if (drained === 'timeout')
+          log.warn('shutdown timeout: long-lived connections still draining');
+        else if (drained) log.warn({ err: drained.error }, 'error while draining connections');
+        step = 'in-flight requests';
       }
-      const timeout = opts.shutdownTimeoutMs ?? 10_000;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        closed,
-        new Promise<void>((resolve) => {
-          timer = setTimeout(() => {
-            opts.logger.warn('shutdown timeout: closing remaining connections');
-            server.closeAllConnections();
-            resolve();
-          }, timeout);
-        }),
-      ]);
-      clearTimeout(timer);
-      for (const close of opts.resources ?? []) {
-        try {
-          await close();
-        } catch (err) {
-          opts.logger.warn({ err }, 'error while closing a resource');
-        }
+      if ((await within(() => closed, requestsDeadline - Date.now())) === 'timeout') {
+        log.warn('shutdown timeout: closing remaining connections');
+        server.closeAllConnections();
       }
-      opts.logger.info('stopped');
+      for (const [i, resource] of resources.entries()) {
+        step = resource.name;
+        const outcome = await within(resource.close, deadline - Date.now());
+        if (outcome === 'timeout') {
+          log.warn(
+            { step: resource.name, skipped: resources.slice(i + 1).map((r) => r.name), timeout },
+            'shutdown timeout: a step is still running; abandoning it and the steps after it',
+          );
+          break;
+        }
+        if (outcome)
+          log.warn({ err: outcome.error, step: resource.name }, 'error while closing a resource');
+      }
+      step = 'stopped';
+      log.info('stopped');
     })());
 
-  if (opts.handleSignals ?? true) installSignalHandlers(stop, opts.logger);
+  if (opts.handleSignals ?? true)
+    installSignalHandlers(stop, log, { timeoutMs: timeout, step: () => step });
   return { server, port, stop };
 }
 
-/** SIGTERM/SIGINT run `stop` once and exit; a second signal exits at once. */
-export function installSignalHandlers(stop: () => Promise<void>, logger: Logger): void {
+/** Runs `run` for at most `ms`: undefined when it settled, its error, or 'timeout'. */
+async function within(run: Close, ms: number): Promise<undefined | { error: unknown } | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const work = Promise.resolve()
+    .then(run)
+    .then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The backstop of a graceful stop: if the process still runs `ms` from now, log the step
+ * it is stuck in and exit 1. The timer does not keep the process alive.
+ */
+export function armShutdownDeadline(
+  ms: number,
+  logger: Logger,
+  step: () => string = () => 'unknown',
+): void {
+  setTimeout(() => {
+    logger.fatal({ step: step(), afterMs: ms }, 'shutdown deadline passed: exiting now');
+    process.exit(1);
+  }, ms).unref();
+}
+
+/**
+ * SIGTERM/SIGINT run `stop` once and exit 0 (1 if it failed); a second signal exits at once.
+ * With `timeoutMs`, the process exits 1 if `stop` still runs SHUTDOWN_MARGIN_MS after it,
+ * naming the step it hung in (`step`).
+ */
+export function installSignalHandlers(
+  stop: () => Promise<void>,
+  logger: Logger,
+  deadline: { timeoutMs: number; step?: () => string } | undefined = undefined,
+): void {
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) process.exit(1);
+    if (signalled) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
     signalled = true;
     logger.info({ signal }, 'signal received');
+    if (deadline)
+      armShutdownDeadline(deadline.timeoutMs + SHUTDOWN_MARGIN_MS, logger, deadline.step);
     stop().then(
       () => process.exit(0),
       (err) => {

@@ -1,9 +1,44 @@
 // Per-endpoint rate limits: counters in Redis (shared by every replica), with an
 // in-memory insurance limiter that takes over while Redis is down.
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
-import { ERROR_MESSAGES } from '@svc/types';
+import { ENDPOINTS, ERROR_MESSAGES, WINDOW_SECONDS, type RateLimitRule } from '@svc/types';
+
+type Response = Parameters<RequestHandler>[1];
+
+/** points/durationSeconds of a catalogue limit (`@svc/types` ENDPOINTS), for `rateLimit`. */
+export const pointsOf = (rule: Pick<RateLimitRule, 'limit' | 'window'>) => ({
+  points: rule.limit,
+  durationSeconds: WINDOW_SECONDS[rule.window],
+});
+
+/**
+ * The catalogue's limit of one or more operations (`rateLimit` of their ENDPOINTS entries)
+ * as points/durationSeconds: the one source of every limiter's numbers. Several operations
+ * share one bucket (app-store's public and authenticated limits), so they must agree.
+ * `session`: the limit for a caller with a session, where the entry has one (boost).
+ * Throws at start-up for an operation without a limit or operations that disagree.
+ */
+export function limitFor(
+  operationIds: string | readonly string[],
+  options: { session?: boolean } = {},
+): { points: number; durationSeconds: number } {
+  const ids = typeof operationIds === 'string' ? [operationIds] : operationIds;
+  const found = ids.map((id) => {
+    const rule = ENDPOINTS.find((e) => e.operationId === id)?.rateLimit;
+    if (!rule) throw new Error(`${id}: no rate limit in the endpoint catalogue`);
+    const limit = options.session ? rule.session?.limit : rule.limit;
+    if (limit === undefined) throw new Error(`${id}: no session limit in the endpoint catalogue`);
+    return pointsOf({ limit, window: rule.window });
+  });
+  const [first] = found;
+  if (!first) throw new Error('limitFor: no operation named');
+  if (found.some((f) => f.points !== first.points || f.durationSeconds !== first.durationSeconds))
+    throw new Error(`${ids.join(', ')}: one bucket, but the catalogue gives them different limits`);
+  return first;
+}
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -19,14 +54,20 @@ export interface RateLimitOptions {
 
 export interface RateLimit {
   middleware: RequestHandler;
-  /** Consume one point outside a middleware (e.g. keyed by a parsed body field). */
-  consume: (key: string, res: Parameters<RequestHandler>[1]) => Promise<boolean>;
+  /**
+   * Consume one point outside a middleware (e.g. keyed by a parsed body field). `quiet`:
+   * the RateLimit-* headers are set only on a refusal (another limit of the same request
+   * reports its own).
+   */
+  consume: (key: string, res: Response, options?: { quiet?: boolean }) => Promise<boolean>;
+  /** Gives a consumed point back (an attempt that turned out not to count, e.g. a success). */
+  refund: (key: string) => Promise<void>;
   /**
    * Answers 429 (and resolves false) when `key` has used up its points, without consuming
    * one: for limits that count only failures, checked before the work. Redis unreachable:
    * true (the insurance limiter guards consume, not this look-up).
    */
-  check: (key: string, res: Parameters<RequestHandler>[1]) => Promise<boolean>;
+  check: (key: string, res: Response) => Promise<boolean>;
 }
 
 export function rateLimit(options: RateLimitOptions): RateLimit {
@@ -44,16 +85,13 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
     }),
   });
 
-  const refuse = (res: Parameters<RequestHandler>[1], r: RateLimiterRes) => {
-    setHeaders(res, options.points, r);
-    res.setHeader('Retry-After', String(Math.max(1, Math.ceil(r.msBeforeNext / 1000))));
-    res.status(429).json({ error: ERROR_MESSAGES.tooManyRequests });
-  };
+  const refuse = (res: Response, r: RateLimiterRes) =>
+    tooManyRequests(res, options.points, r.remainingPoints, r.msBeforeNext);
 
-  const consume: RateLimit['consume'] = async (key, res) => {
+  const consume: RateLimit['consume'] = async (key, res, consumeOptions) => {
     try {
       const r = await limiter.consume(key);
-      setHeaders(res, options.points, r);
+      if (!consumeOptions?.quiet) setHeaders(res, options.points, r.remainingPoints, r.msBeforeNext);
       return true;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
@@ -69,16 +107,83 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
     return false;
   };
 
+  const refund: RateLimit['refund'] = async (key) => {
+    await limiter.reward(key).catch(() => undefined);
+  };
+
   const middleware: RequestHandler = (req, res, next) => {
     const key = options.key(req);
     if (key === undefined) return next();
     consume(key, res).then((ok) => (ok ? next() : undefined), next);
   };
-  return { middleware, consume, check };
+  return { middleware, consume, refund, check };
 }
 
-function setHeaders(res: Parameters<RequestHandler>[1], limit: number, r: RateLimiterRes): void {
+export interface DistinctLimitOptions {
+  redis: Redis;
+  prefix: string;
+  /** Unique per limit, e.g. 'auth-send-code-addresses'. */
+  name: string;
+  /** How many different values one key may bring per window. */
+  limit: number;
+  durationSeconds: number;
+}
+
+export interface DistinctLimit {
+  /**
+   * Admits `value` for `key` when it was already counted in the current window, or when
+   * fewer than `limit` different values were; otherwise answers 429 and resolves false.
+   * Redis unreachable: rejects (the caller answers 503 and does nothing), because an
+   * abuse limit that silently stops counting is no limit.
+   */
+  admit: (key: string, value: string, res: Response) => Promise<boolean>;
+}
+
+// One round trip, atomic: a repeat is free, a new value is added while there is room. The
+// window starts with the first value and lasts `durationSeconds` (a fixed window).
+const ADMIT_DISTINCT = `
+local n = redis.call('SCARD', KEYS[1])
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return {1, n, redis.call('PTTL', KEYS[1])} end
+if n >= tonumber(ARGV[2]) then return {0, n, redis.call('PTTL', KEYS[1])} end
+redis.call('SADD', KEYS[1], ARGV[1])
+if n == 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return {1, n + 1, redis.call('PTTL', KEYS[1])}`;
+
+/**
+ * "At most N different values per key per window", e.g. login codes asked for 30 different
+ * email addresses an hour per client network. Values are kept as short hashes, never as
+ * given.
+ */
+export function distinctLimit(options: DistinctLimitOptions): DistinctLimit {
+  const keyPrefix = `${options.prefix}rl:${options.name}:`;
+  const windowMs = options.durationSeconds * 1000;
+  return {
+    async admit(key, value, res) {
+      const member = createHash('sha256').update(value).digest('base64url').slice(0, 16);
+      const [admitted, count, ttlMs] = (await options.redis.eval(
+        ADMIT_DISTINCT,
+        1,
+        keyPrefix + key,
+        member,
+        options.limit,
+        windowMs,
+      )) as [number, number, number];
+      const msLeft = ttlMs > 0 ? ttlMs : windowMs;
+      if (admitted === 1) return true;
+      tooManyRequests(res, options.limit, options.limit - count, msLeft);
+      return false;
+    },
+  };
+}
+
+function tooManyRequests(res: Response, limit: number, remaining: number, msBeforeNext: number): void {
+  setHeaders(res, limit, remaining, msBeforeNext);
+  res.setHeader('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
+  res.status(429).json({ error: ERROR_MESSAGES.tooManyRequests });
+}
+
+function setHeaders(res: Response, limit: number, remaining: number, msBeforeNext: number): void {
   res.setHeader('RateLimit-Limit', String(limit));
-  res.setHeader('RateLimit-Remaining', String(Math.max(0, r.remainingPoints)));
-  res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(r.msBeforeNext / 1000))));
+  res.setHeader('RateLimit-Remaining', String(Math.max(0, remaining)));
+  res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(msBeforeNext / 1000))));
 }

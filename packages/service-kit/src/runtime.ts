@@ -16,7 +16,10 @@ export interface ServiceRuntime {
   redis: Redis;
   /** The service's own database URL setting if given, else DATABASE_URL + its schema. */
   databaseTarget(ownUrl: string | undefined): DatabaseTarget;
-  /** Listens on PORT; on SIGTERM/SIGINT drains, closes `resources`, then Redis. */
+  /**
+   * Listens on PORT; on SIGTERM/SIGINT drains, closes `resources`, then Redis, all within
+   * SHUTDOWN_TIMEOUT_MS (see `startService`).
+   */
   serve(
     handler: RequestListener,
     resources?: StartOptions['resources'],
@@ -24,8 +27,14 @@ export interface ServiceRuntime {
   ): Promise<RunningService>;
 }
 
-/** Closes a client politely, or at once when Redis is unreachable. */
-export const closeRedis = (redis: Redis) => redis.quit().catch(() => redis.disconnect());
+/**
+ * Closes a client politely when it is connected, else at once: QUIT on a client that is
+ * reconnecting would wait in its offline queue (queue clients have one) until Redis is back.
+ */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status !== 'ready') return redis.disconnect();
+  await redis.quit().catch(() => redis.disconnect());
+}
 
 export function createRuntime(
   name: ServiceName,
@@ -51,7 +60,7 @@ export function createRuntime(
         port: config.PORT,
         logger,
         shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-        resources: [...resources, () => closeRedis(redis)],
+        resources: [...resources, { name: 'redis', close: () => closeRedis(redis) }],
         onServer,
       }),
   };

@@ -1,7 +1,7 @@
 // Session middleware: reads the sn_token cookie, verifies it, checks revocation in
 // Redis, and sets `req.caller`. Routes that need a user add `requireSession`.
 import type { Redis } from 'ioredis';
-import { parse as parseCookie } from 'cookie';
+import { parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
 import { unauthorized } from './errors.js';
 import { SESSION_COOKIE, verifySessionToken, type SessionClaims } from './session-token.js';

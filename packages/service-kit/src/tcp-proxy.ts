@@ -27,6 +27,10 @@ export async function startTcpProxy(
           s.on('close', () => sockets.delete(s));
           s.on('error', () => s.destroy());
         }
+        // A side that goes away takes the other with it, as a real server's exit would
+        // (PostgreSQL ending a backend, Redis restarting): the client sees the close.
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
         client.on('data', (chunk: Buffer) => {
           if (!stalled) upstream.write(chunk);
         });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import express from 'express';
 import request from 'supertest';
+import { ENDPOINTS, HTTP_METHODS, SERVICE_NAMES, toExpressPath } from '@svc/types';
 import { z } from 'zod';
 import { createServiceApp } from '../src/app.js';
 import { HttpError } from '../src/errors.js';
@@ -41,6 +43,45 @@ function buildApp(ready = true) {
 describe('createServiceApp', () => {
   const app = buildApp();
 
+  it('refuses a NUL character in the path, the query or any body string or key with 400', async () => {
+    const nul = { error: 'Invalid request: NUL characters (U+0000) are not accepted' };
+    for (const res of [
+      await request(app).get('/items/a%00b'),
+      await request(app).get('/items/1?q=a%00b'),
+      await request(app).get('/nope?%00=1'),
+      await request(app).post('/items').send({ name: 'a\u0000b' }),
+      await request(app).post('/items').send({ name: 'ok', tags: [['x', 'y\u0000']] }),
+      await request(app).post('/items').send({ name: 'ok', ['k\u0000']: 1 }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(nul);
+    }
+    // `%2500` is a literal "%00", not a NUL.
+    expect((await request(app).get('/items/a%2500b')).body).toEqual({ id: 'a%00b' });
+    expect((await request(app).post('/items').send({ name: 'fine' })).status).toBe(201);
+  });
+
+  it('answers a body in a charset or coding it cannot decode with 400 JSON, not 415', async () => {
+    const latin1 = await request(app)
+      .post('/items')
+      .set('content-type', 'application/json; charset=LATIN1')
+      .send('{"name":"x"}');
+    expect(latin1.status).toBe(400);
+    expect(latin1.body).toEqual({ error: 'Invalid JSON body', details: 'unsupported charset "LATIN1"' });
+    const unknownCoding = await request(app)
+      .post('/items')
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'x-unknown')
+      .send('{"name":"x"}');
+    expect(unknownCoding.status).toBe(400);
+    expect(unknownCoding.body.error).toBe('Invalid JSON body');
+    const utf8 = await request(app)
+      .post('/items')
+      .set('content-type', 'application/json; charset=utf-8')
+      .send('{"name":"é"}');
+    expect(utf8.status).toBe(201);
+  });
+
   it('serves /healthz and /readyz', async () => {
     expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok' });
     const ready = await request(app).get('/readyz');
@@ -59,6 +100,40 @@ describe('createServiceApp', () => {
     expect(wrong.status).toBe(405);
     expect(wrong.headers.allow).toBe('GET, HEAD');
     expect(wrong.body).toEqual({ error: 'Method not allowed' });
+  });
+
+  it('answers 405 + Allow from the catalogue for routes mounted on a Router, on every catalogue path of the service', async () => {
+    // The issue: `GET /api/auth/send-code` answered 404 because auth mounts a Router.
+    const router = express.Router();
+    router.post('/send-code', (_req, res) => void res.json({ sent: true }));
+    const auth = createServiceApp({ logger, service: 'auth', routes: (a) => void a.use('/api/auth', router) });
+    const sendCode = await request(auth).get('/api/auth/send-code');
+    expect(sendCode.status).toBe(405);
+    expect(sendCode.headers.allow).toBe('POST');
+    expect(sendCode.body).toEqual({ error: 'Method not allowed' });
+    expect((await request(auth).get('/api/auth/nope')).status).toBe(404);
+
+    // Generated: every catalogue path of every kit service, with each method it does not list,
+    // on an app whose routes are all inside one mounted Router.
+    const wrong: string[] = [];
+    for (const service of SERVICE_NAMES.filter((s) => s !== 'gateway')) {
+      const mine = ENDPOINTS.filter((e) => e.service === service);
+      const inner = express.Router();
+      for (const e of mine) inner[e.method.toLowerCase() as 'get'](toExpressPath(e.path), (_q, r) => void r.json({}));
+      const svc = createServiceApp({ logger, service, routes: (a) => void a.use('/', inner) });
+      for (const path of new Set(mine.map((e) => e.path))) {
+        const listed = mine.filter((e) => e.path === path).map((e) => e.method as string);
+        if (listed.includes('GET')) listed.push('HEAD');
+        const allow = listed.sort().join(', ');
+        const concrete = path.replace(/\{[^}]+\}/g, 'x1');
+        for (const method of HTTP_METHODS.filter((m) => !listed.includes(m))) {
+          const res = await request(svc)[method.toLowerCase() as 'get'](concrete);
+          if (res.status !== 405 || res.headers.allow !== allow || res.body.error !== 'Method not allowed')
+            wrong.push(`${method} ${path}: ${res.status} ${res.headers.allow}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('turns zod errors into 400 with details', async () => {

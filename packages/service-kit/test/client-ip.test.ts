@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import express from 'express';
 import request from 'supertest';
-import { byIp, createIpHasher, hashIp, normalizeIp } from '../src/client-ip.js';
+import { byIp, createIpHasher, hashIp, networkOf, normalizeIp } from '../src/client-ip.js';
 
 describe('client IP identity', () => {
   it('treats an IPv4-mapped IPv6 address as the IPv4 address, and IPv6 case-blind', () => {
@@ -10,6 +10,16 @@ describe('client IP identity', () => {
     expect(normalizeIp('2001:DB8::1')).toBe('2001:db8::1');
     expect(normalizeIp('::ffff:abcd')).toBe('::ffff:abcd');
     expect(hashIp('s', '::ffff:1.2.3.4')).toBe(hashIp('s', '1.2.3.4'));
+  });
+
+  it('networkOf: an IPv4 address is itself, an IPv6 address its /64 in one spelling', () => {
+    expect(networkOf('203.0.113.7')).toBe('203.0.113.7');
+    expect(networkOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(networkOf('2001:DB8:0:1::5')).toBe('2001:db8:0:1::/64');
+    expect(networkOf('2001:db8:0:1:ffff:ffff:ffff:ffff')).toBe('2001:db8:0:1::/64');
+    expect(networkOf('2001:db8:0:2::5')).toBe('2001:db8:0:2::/64');
+    expect(networkOf('::1')).toBe('0:0:0:0::/64');
+    expect(networkOf('unknown')).toBe('unknown');
   });
 
   it('hashes with the secret: another secret or address gives another hash', () => {

@@ -10,11 +10,28 @@ describe('isDependencyUnavailable', () => {
     [new Error('wrapped', { cause: Object.assign(new Error('y'), { code: 'P1001' }) })],
     [Object.assign(new Error('terminating connection'), { code: '57P01' })],
     [new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })])],
+    // What Prisma 6 with the pg driver adapter throws when PostgreSQL shuts down under a raw
+    // query (captured from a terminated backend).
+    [
+      Object.assign(new Error('Raw query failed. Code: `57P01`.'), {
+        name: 'PrismaClientKnownRequestError',
+        code: 'P2010',
+        meta: {
+          driverAdapterError: {
+            name: 'DriverAdapterError',
+            cause: { originalCode: '57P01', kind: 'postgres', code: '57P01', severity: 'FATAL' },
+          },
+        },
+      }),
+    ],
+    [Object.assign(new Error('the database system is shutting down'), { code: '57P03' })],
+    [Object.assign(new Error('sorry, too many clients already'), { code: '53300' })],
+    [Object.assign(new Error('x'), { code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '08006' } } } })],
   ])('recognises %s', (err) => {
     expect(isDependencyUnavailable(err)).toBe(true);
   });
 
-  it.each([[new Error('boom')], [new TypeError('x is undefined')], [null], ['text'], [{ code: 'P2002' }]])(
+  it.each([[new Error('boom')], [new TypeError('x is undefined')], [null], ['text'], [{ code: 'P2002' }], [{ code: '23505' }], [{ code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '22021' } } } }]])(
     'leaves other errors alone: %s',
     (err) => {
       expect(isDependencyUnavailable(err)).toBe(false);

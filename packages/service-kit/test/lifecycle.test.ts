@@ -1,7 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import http from 'node:http';
-import { startService } from '../src/lifecycle.js';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { SHUTDOWN_MARGIN_MS, startService } from '../src/lifecycle.js';
 import { createLogger } from '../src/logger.js';
+import { spawnService } from '../src/process-harness.js';
+import { createRedis } from '../src/redis.js';
+import { closeRedis } from '../src/runtime.js';
 
 const logger = createLogger('test', 'silent');
 
@@ -74,5 +80,81 @@ describe('startService graceful stop', () => {
     });
     await service.stop();
     expect(order).toEqual(['drain after close', 'resources']);
+  });
+});
+
+/** A logger whose lines are kept (parsed) for assertions. */
+function capturingLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+describe('shutdown bounds', () => {
+  it('abandons a step still running when the timeout is used up, and the steps after it', async () => {
+    const { logger: log, lines } = capturingLogger();
+    const closed: string[] = [];
+    const service = await startService({
+      name: 'test',
+      port: 0,
+      host: '127.0.0.1',
+      logger: log,
+      handleSignals: false,
+      shutdownTimeoutMs: 400,
+      handler: (_req, res) => res.end('ok'),
+      resources: [
+        { name: 'quick', close: () => void closed.push('quick') },
+        { name: 'stuck', close: () => new Promise(() => {}) },
+        { name: 'later', close: () => void closed.push('later') },
+      ],
+    });
+    const started = Date.now();
+    await service.stop();
+    expect(Date.now() - started).toBeLessThan(400 + 200);
+    expect(closed).toEqual(['quick']);
+    expect(lines).toContainEqual(expect.objectContaining({ step: 'stuck', skipped: ['later'] }));
+  });
+
+  it('closes a queue client that is waiting to reconnect at once (QUIT would wait behind its offline queue)', async () => {
+    const redis = createRedis('redis://127.0.0.1:1', logger, { forQueues: true });
+    await new Promise((r) => setTimeout(r, 100)); // refused once, now between retries
+    void redis.get('waiting').catch(() => {}); // a command in the offline queue, as BullMQ leaves
+    const started = Date.now();
+    await closeRedis(redis);
+    expect(Date.now() - started).toBeLessThan(500);
+    let attempts = 0;
+    redis.on('reconnecting', () => attempts++);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(attempts).toBe(0);
+  });
+
+  it('the first SIGTERM ends a process whose stop hangs, after the timeout and margin, naming the step', async () => {
+    const proc = await spawnService({
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      entry: 'test/fixtures/stuck-stop.ts',
+      source: true,
+    });
+    try {
+      for (let i = 0; i < 200 && !proc.output().includes('ready'); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const started = Date.now();
+      proc.child.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const exit = await Promise.race([
+        proc.exited,
+        new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 5000))),
+      ]);
+      clearTimeout(timer);
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300 + SHUTDOWN_MARGIN_MS - 50);
+      expect(proc.output()).toMatch(/"step":"the stuck step".*shutdown deadline passed/);
+    } finally {
+      proc.child.kill('SIGKILL');
+    }
   });
 });

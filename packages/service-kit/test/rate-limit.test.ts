@@ -4,7 +4,8 @@ import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import { byIp } from '../src/client-ip.js';
-import { rateLimit } from '../src/rate-limit.js';
+import { ENDPOINTS, WINDOW_SECONDS } from '@svc/types';
+import { limitFor, rateLimit } from '../src/rate-limit.js';
 import { createRedis, waitForRedis } from '../src/redis.js';
 import { TEST_REDIS_URL, deleteRedisPrefix, testRedisPrefix } from '../src/testing.js';
 
@@ -105,5 +106,32 @@ describe('rateLimit.check (limits that count failures)', () => {
   it('lets requests through when Redis is unreachable', async () => {
     const { app } = failureCountingApp(deadRedis, 1);
     expect((await request(app).post('/login?ok=1')).status).toBe(200);
+  });
+});
+
+describe('limitFor: the catalogue is the one source of the limits', () => {
+  it("gives every rate-limited operation's catalogue limit (and its session limit)", () => {
+    const limited = ENDPOINTS.filter((e) => e.rateLimit);
+    expect(limited.length).toBeGreaterThan(20);
+    for (const e of limited) {
+      const window = WINDOW_SECONDS[e.rateLimit!.window];
+      expect([e.operationId, limitFor(e.operationId)]).toEqual([
+        e.operationId,
+        { points: e.rateLimit!.limit, durationSeconds: window },
+      ]);
+      if (e.rateLimit!.session)
+        expect(limitFor(e.operationId, { session: true })).toEqual({
+          points: e.rateLimit!.session.limit,
+          durationSeconds: window,
+        });
+    }
+  });
+
+  it('refuses an operation without a limit, and a shared bucket whose operations disagree', () => {
+    expect(() => limitFor('nope')).toThrow('nope: no rate limit in the endpoint catalogue');
+    expect(() => limitFor('getSessionUser')).toThrow('no rate limit');
+    expect(() => limitFor('listApps', { session: true })).toThrow('no session limit');
+    expect(() => limitFor(['listApps', 'submitApp'])).toThrow('different limits');
+    expect(limitFor(['listApps', 'getApp', 'listAppCategories'])).toEqual({ points: 200, durationSeconds: 60 });
   });
 });

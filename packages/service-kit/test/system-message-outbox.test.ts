@@ -1,5 +1,6 @@
-// The system-message outbox against real PostgreSQL, Redis and BullMQ: committed rows reach
-// the chat-system queue once, survive a Redis outage, and are shared between replicas.
+// The outboxes against real PostgreSQL, Redis and BullMQ: committed rows reach their queue
+// once, survive a Redis outage, and are shared between replicas. The system-message outbox
+// feeds the chat-system queue; the job outbox any named queue, with the row's job id.
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,9 @@ import { createPgPool } from '../src/prisma-adapter.js';
 import { createRedis, waitForRedis } from '../src/redis.js';
 import { closeRedis } from '../src/runtime.js';
 import {
+  INSERT_OUTBOX_JOB_SQL,
   INSERT_SYSTEM_MESSAGE_SQL,
+  startJobOutbox,
   startSystemMessageOutbox,
   type SystemMessageOutbox,
 } from '../src/system-message-outbox.js';
@@ -27,11 +30,19 @@ import {
   type TestDatabase,
 } from '../src/testing.js';
 
-// The table as the services' migrations create it.
+// The tables as the services' migrations create them.
 const DDL = `CREATE TABLE system_message_outbox (
   id BIGSERIAL PRIMARY KEY,
   content_key TEXT NOT NULL,
   content_params JSONB NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE job_outbox (
+  id BIGSERIAL PRIMARY KEY,
+  queue TEXT NOT NULL,
+  job_name TEXT NOT NULL,
+  job_id TEXT,
+  payload JSONB NOT NULL,
   created_at TIMESTAMPTZ NOT NULL DEFAULT now()
 );`;
 
@@ -43,6 +54,9 @@ const redis = createRedis(TEST_REDIS_URL, logger, { forQueues: true });
 const queue = new Queue(SYSTEM_MESSAGE_QUEUE, { connection: redis, prefix: queuePrefix(prefix) });
 const producer = createSystemMessageProducer(redis, prefix);
 const outboxes: SystemMessageOutbox[] = [];
+// Two named queues for the job outbox.
+const alpha = new Queue('alpha', { connection: redis, prefix: queuePrefix(prefix) });
+const beta = new Queue('beta', { connection: redis, prefix: queuePrefix(prefix) });
 
 const start = (over: Partial<Parameters<typeof startSystemMessageOutbox>[0]> = {}) => {
   const o = startSystemMessageOutbox({ pool, producer, logger, service: 'test', ...over });
@@ -72,6 +86,8 @@ afterAll(async () => {
   await Promise.all(outboxes.map((o) => o.stop()));
   await producer.close();
   await queue.close();
+  await alpha.close();
+  await beta.close();
   await pool.end();
   await db.drop();
   await clearRedisPrefix(prefix);
@@ -236,6 +252,121 @@ describe('system message outbox', () => {
       expect.objectContaining({ content_params: expect.objectContaining({ site_id: 'v1' }) }),
     ]);
     await queue.obliterate({ force: true });
+  });
+});
+
+describe('job outbox', () => {
+  const startJobs = (over: Partial<Parameters<typeof startJobOutbox>[0]> = {}) => {
+    const o = startJobOutbox({
+      pool,
+      logger,
+      service: 'test',
+      queues: {
+        alpha: { queue: alpha, options: { attempts: 3, removeOnComplete: 10 } },
+        beta: { queue: beta },
+      },
+      ...over,
+    });
+    outboxes.push(o);
+    return o;
+  };
+  const insertJob = (queue: string, name: string, jobId: string | null, payload: object) =>
+    pool.query(INSERT_OUTBOX_JOB_SQL, [queue, name, jobId, JSON.stringify(payload)]);
+  const jobRowsLeft = async () =>
+    Number((await pool.query('SELECT count(*) AS n FROM job_outbox')).rows[0].n);
+  const jobsOf = async (q: Queue) =>
+    (await q.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).map((j) => ({
+      id: j.id,
+      name: j.name,
+      data: j.data as unknown,
+      attempts: j.opts.attempts,
+    }));
+  const clean = () => Promise.all([alpha, beta].map((q) => q.obliterate({ force: true })));
+
+  it('posts each row to its named queue, with its job id and the queue options, then deletes it', async () => {
+    await insertJob('alpha', 'scrape', 'scrape-s1', { siteId: 's1' });
+    await insertJob('beta', 'other', null, { n: 1 });
+    expect(await startJobs().drain()).toBe(2);
+    expect(await jobRowsLeft()).toBe(0);
+    expect(await jobsOf(alpha)).toEqual([
+      { id: 'scrape-s1', name: 'scrape', data: { siteId: 's1' }, attempts: 3 },
+    ]);
+    const [other] = await jobsOf(beta);
+    expect(other).toMatchObject({ name: 'other', data: { n: 1 } });
+    expect(other!.id).toMatch(/^test-\d+$/); // no job id in the row: <service>-<row id>
+    await clean();
+  });
+
+  it('rows with the same job id make one job (a duplicate request is dropped by BullMQ)', async () => {
+    for (let i = 0; i < 3; i++)
+      await insertJob('alpha', 'scrape', 'scrape-same', { siteId: 'same' });
+    const outbox = startJobs();
+    expect(await outbox.drain()).toBe(3);
+    await insertJob('alpha', 'scrape', 'scrape-same', { siteId: 'same' });
+    expect(await outbox.drain()).toBe(1);
+    expect((await jobsOf(alpha)).map((j) => j.id)).toEqual(['scrape-same']);
+    await clean();
+  });
+
+  it('keeps rows while Redis is unreachable and posts them once it returns', async () => {
+    const proxy = await startTcpProxy(6379);
+    const cutRedis = createRedis(`redis://127.0.0.1:${proxy.port}`, logger, { forQueues: true });
+    await waitForRedis(cutRedis);
+    const cutAlpha = new Queue('alpha', { connection: cutRedis, prefix: queuePrefix(prefix) });
+    const outbox = startJobs({ queues: { alpha: { queue: cutAlpha } }, postTimeoutMs: 300 });
+    try {
+      await proxy.cut();
+      await insertJob('alpha', 'scrape', 'scrape-o1', { siteId: 'o1' });
+      await expect(outbox.drain()).rejects.toThrow(/did not answer/);
+      expect(await jobRowsLeft()).toBe(1);
+      await proxy.restore();
+      await waitForRedis(cutRedis, 10_000);
+      expect(await outbox.drain()).toBe(1);
+      expect(await jobRowsLeft()).toBe(0);
+      expect((await jobsOf(alpha)).map((j) => j.id)).toEqual(['scrape-o1']);
+    } finally {
+      await outbox.stop();
+      await cutAlpha.close();
+      await closeRedis(cutRedis);
+      await proxy.close();
+      await clean();
+    }
+  });
+
+  it('drops a row for a queue it was not given, without blocking the rows behind it', async () => {
+    await insertJob('nope', 'x', 'x-1', {});
+    await insertJob('alpha', 'scrape', 'scrape-after', { siteId: 'after' });
+    expect(await startJobs().drain()).toBe(2);
+    expect(await jobRowsLeft()).toBe(0);
+    expect((await jobsOf(alpha)).map((j) => j.id)).toEqual(['scrape-after']);
+    await clean();
+  });
+
+  it('two replicas draining at once post every row exactly once', async () => {
+    for (let i = 0; i < 40; i++) await insertJob('beta', 'n', null, { i });
+    const [na, nb] = await Promise.all([
+      startJobs({ batch: 6 }).drain(),
+      startJobs({ batch: 6 }).drain(),
+    ]);
+    expect(na + nb).toBe(40);
+    expect(new Set((await jobsOf(beta)).map((j) => (j.data as { i: number }).i)).size).toBe(40);
+    expect(await jobsOf(beta)).toHaveLength(40);
+    await clean();
+  });
+
+  it('reports its own backlog and relayed count, beside the system-message metrics', async () => {
+    const registry = new Registry();
+    start({ registry, intervalMs: 60_000 });
+    const outbox = startJobs({ registry, intervalMs: 60_000 });
+    const value = async (name: string) =>
+      (await registry.getSingleMetric(name)!.get()).values[0]?.value;
+    await insertJob('alpha', 'scrape', 'scrape-m1', { siteId: 'm1' });
+    expect(await value('job_outbox_waiting')).toBe(1);
+    expect(await value('system_message_outbox_waiting')).toBe(0);
+    await outbox.drain();
+    expect(await value('job_outbox_waiting')).toBe(0);
+    expect(await value('outbox_jobs_relayed_total')).toBe(1);
+    await clean();
   });
 });
 
