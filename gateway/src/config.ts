@@ -35,6 +35,17 @@ export interface GatewayConfig {
   readyTimeoutMs: number;
   /** Bound on the graceful drain at shutdown. */
   shutdownTimeoutMs: number;
+  /** Time a client has to send a request's headers (from its first byte, or from connecting): 408 beyond. */
+  headersTimeoutMs: number;
+  /** Time a client has to send a request's body once its headers are in: 408 beyond. */
+  bodyTimeoutMs: number;
+  /**
+   * Largest request body the gateway accepts; every body is read whole before the upstream
+   * is called, and a larger one is answered 413 without calling it.
+   */
+  maxBodyBytes: number;
+  /** Open client connections per client address (socket peer); 0 = no cap. */
+  maxConnectionsPerIp: number;
   /**
    * Public origin of the platform (`https://svc.example`), written into the discovery
    * documents. A setting, never the request's Host: the documents are built once and cached,
@@ -84,6 +95,11 @@ const EnvSchema = z.object({
   UPSTREAM_TIMEOUT_MS: ms(30_000),
   READY_TIMEOUT_MS: ms(2_000),
   SHUTDOWN_TIMEOUT_MS: ms(10_000),
+  GATEWAY_HEADERS_TIMEOUT_MS: ms(10_000),
+  GATEWAY_BODY_TIMEOUT_MS: ms(10_000),
+  // The services' JSON limit (docs/decisions.md §1, MAX_JSON_BODY_BYTES): no route takes more.
+  GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  GATEWAY_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(256),
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/ })
     .refine((u) => !new URL(u).search && !new URL(u).hash, 'must have no query or fragment')
@@ -117,6 +133,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     upstreamTimeoutMs: data.UPSTREAM_TIMEOUT_MS,
     readyTimeoutMs: data.READY_TIMEOUT_MS,
     shutdownTimeoutMs: data.SHUTDOWN_TIMEOUT_MS,
+    headersTimeoutMs: data.GATEWAY_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: data.GATEWAY_BODY_TIMEOUT_MS,
+    maxBodyBytes: data.GATEWAY_MAX_BODY_BYTES,
+    maxConnectionsPerIp: data.GATEWAY_MAX_CONNECTIONS_PER_IP,
     // Unset: the address a developer reaches on this machine.
     publicBaseUrl: (data.PUBLIC_BASE_URL ?? `http://localhost:${data.PORT}`).replace(/\/+$/, ''),
   };

@@ -1,4 +1,5 @@
 // Header hygiene shared by the HTTP and WebSocket proxies.
+import { STATUS_CODES } from 'node:http';
 import type { ClientInfo } from './client-ip.js';
 import { SECURITY_HEADERS, appendSecurityHeaders } from './security-headers.js';
 
@@ -124,4 +125,16 @@ export function jsonError(status: number, message: string, requestId: string): {
       ...SECURITY_HEADERS,
     ],
   };
+}
+
+/**
+ * A whole JSON error answer for a raw socket (a client error before any request, a refused
+ * upgrade), ending with `Connection: close`.
+ */
+export function rawJsonError(status: number, message: string, requestId: string, extra: string[] = []): string {
+  const { body, headers } = jsonError(status, message, requestId);
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
+  const all = [...headers, ...extra, 'connection', 'close'];
+  for (let i = 0; i < all.length; i += 2) head += `${all[i]}: ${all[i + 1]}\r\n`;
+  return `${head}\r\n${body}`;
 }

@@ -1,7 +1,8 @@
 // The HTTP proxy engine: one undici Pool (keep-alive connections) per upstream, requests
-// dispatched with a small handler that streams both bodies (never buffers), honours
-// back-pressure, aborts the upstream request when the client goes away, and answers
-// 502/504 JSON when the upstream fails before answering. See README.md ("Engine").
+// dispatched with a small handler that streams the answer (honouring back-pressure), aborts
+// the upstream request when the client goes away, and answers 502/504 JSON when the
+// upstream fails before answering. A request body is read whole first (bounded in size and
+// time: 413/408), so no upstream connection waits on a slow client. See README.md ("Engine").
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { Pool, type Dispatcher } from 'undici';
@@ -9,6 +10,7 @@ import type { ClientInfo } from './client-ip.js';
 import type { UpstreamName } from './config.js';
 import { clientResponseHeaders, jsonError, upstreamRequestHeaders } from './headers.js';
 import type { Metrics } from './metrics.js';
+import { hasBody, readBody, type BodyFailure, type BodyLimits } from './request-body.js';
 import type { Route } from './routing-table.js';
 
 /** Status recorded when the client left before the answer was complete (nginx's 499). */
@@ -39,6 +41,8 @@ class ClientClosedError extends Error {
 export interface HttpProxyOptions {
   upstreams: Record<UpstreamName, string>;
   timeoutMs: number;
+  /** Request bodies: largest accepted (413 beyond) and time to receive one (408 beyond). */
+  body: BodyLimits;
   logger: Logger;
   metrics: Metrics;
   /** True once shutdown began: answers then carry `Connection: close`. */
@@ -60,7 +64,7 @@ interface Shared {
   isClosing: () => boolean;
 }
 
-/** One proxied request. Implements undici's (v7) dispatch handler interface. */
+/** One proxied request. Implements undici's dispatch handler interface (v7+, kept in v8). */
 class ProxyHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;
   private status = 0;
@@ -177,11 +181,11 @@ function contentLength(headers: string[]): number {
   return -1;
 }
 
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  if (length !== undefined) return length !== '0';
-  return req.headers['transfer-encoding'] !== undefined;
-}
+/** The gateway's answer when it could not get a request's body. */
+const BODY_FAILURES = {
+  'too-large': { status: 413, message: 'Payload too large' },
+  timeout: { status: 408, message: 'Request timeout' },
+} as const;
 
 export function createHttpProxy(options: HttpProxyOptions): HttpProxy {
   const { timeoutMs } = options;
@@ -206,21 +210,56 @@ export function createHttpProxy(options: HttpProxyOptions): HttpProxy {
     isClosing: options.isClosing,
   };
 
+  function dispatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    requestId: string,
+    client: ClientInfo,
+    startedAt: number,
+    body: Buffer | null,
+  ): void {
+    const pool = pools.get(route.upstream) as Pool;
+    const handler = new ProxyHandler(shared, res, route, requestId, startedAt);
+    pool.dispatch(
+      {
+        method: req.method as string,
+        path: req.url as string,
+        headers: upstreamRequestHeaders(req.rawHeaders, req.headers.connection, requestId, client),
+        body,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      },
+      handler,
+    );
+  }
+
+  /** 413/408 for a body that was too large or too slow (the connection then closes). */
+  function refuse(res: ServerResponse, route: Route, requestId: string, startedAt: number, failure: BodyFailure): void {
+    if (failure === 'aborted' || res.headersSent || res.destroyed) {
+      shared.metrics.record(route.path, CLIENT_CLOSED, startedAt);
+      return;
+    }
+    const { status, message } = BODY_FAILURES[failure];
+    shared.logger.debug({ reqId: requestId, route: route.path, status }, 'request body refused');
+    const answer = jsonError(status, message, requestId);
+    // The rest of the body is not wanted: close rather than read it to find the next request.
+    res.shouldKeepAlive = false;
+    res.writeHead(status, answer.headers);
+    res.end(answer.body);
+    shared.metrics.record(route.path, status, startedAt);
+  }
+
   return {
     forward(req, res, route, requestId, client, startedAt) {
-      const pool = pools.get(route.upstream) as Pool;
-      const handler = new ProxyHandler(shared, res, route, requestId, startedAt);
-      pool.dispatch(
-        {
-          method: req.method as string,
-          path: req.url as string,
-          headers: upstreamRequestHeaders(req.rawHeaders, req.headers.connection, requestId, client),
-          body: hasBody(req) ? req : null,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        },
-        handler,
-      );
+      if (!hasBody(req)) {
+        dispatch(req, res, route, requestId, client, startedAt, null);
+        return;
+      }
+      readBody(req, options.body, (body) => {
+        if (typeof body === 'string') refuse(res, route, requestId, startedAt, body);
+        else dispatch(req, res, route, requestId, client, startedAt, body);
+      });
     },
 
     async probe(name, path, probeTimeoutMs) {

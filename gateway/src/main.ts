@@ -1,4 +1,5 @@
 // Process entry: settings, listen, graceful shutdown on SIGTERM/SIGINT.
+import { armShutdownDeadline } from '@svc/service-kit';
 import { loadConfig } from './config.js';
 import { createGateway, createLogger } from './server.js';
 
@@ -25,6 +26,9 @@ function shutdown(signal: NodeJS.Signals): void {
   }
   stopping = true;
   logger.info({ signal }, 'shutting down');
+  // close() cuts requests at SHUTDOWN_TIMEOUT_MS and gives upstream pools 1 s; past that
+  // (something it does not bound), the kit's deadline ends the process.
+  armShutdownDeadline(config.shutdownTimeoutMs + 2_000, logger, () => 'gateway close');
   gateway.close().then(
     () => process.exit(0),
     (err: unknown) => {

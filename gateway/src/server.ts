@@ -1,12 +1,17 @@
 // Wires the gateway: a bare Node HTTP server whose request handler forwards routing-table
 // paths straight to the proxy engine (no express, no per-request logging on that path) and
 // hands everything else to the express app of own routes; upgrades go to the WS proxy.
+// The server also bounds what a client may hold: time for headers and body (408), open
+// connections per address (429).
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { Duplex } from 'node:stream';
 import { buildDiscoveryDocuments, type DiscoveryDocument } from '@svc/discovery';
 import { createLogger as createServiceLogger, type Logger } from '@svc/service-kit';
 import { clientInfo, compileTrust } from './client-ip.js';
 import type { GatewayConfig, UpstreamName } from './config.js';
+import { CAP_RETRY_AFTER_S, createConnectionCap } from './connection-cap.js';
+import { jsonError, rawJsonError } from './headers.js';
 import { createHttpProxy } from './http-proxy.js';
 import { createMetrics } from './metrics.js';
 import { createOwnRoutes } from './own-routes.js';
@@ -31,6 +36,16 @@ export interface Gateway {
 /** Keep idle client connections longer than the usual load-balancer idle timeout (60 s). */
 const CLIENT_KEEP_ALIVE_MS = 65_000;
 
+/**
+ * How often Node looks for requests past their headers/request deadline: a tenth of the
+ * shorter timeout, at most 1 s (Node's default, 30 s, would let a 10 s timeout run to 40 s).
+ */
+function timeoutCheckIntervalMs(config: Pick<GatewayConfig, 'headersTimeoutMs' | 'bodyTimeoutMs'>): number {
+  return Math.max(10, Math.min(1_000, Math.floor(Math.min(config.headersTimeoutMs, config.bodyTimeoutMs) / 10)));
+}
+
+const TOO_MANY = { status: 429, message: 'Too many requests', extra: ['retry-after', String(CAP_RETRY_AFTER_S)] };
+
 export function createLogger(level: GatewayConfig['logLevel']): Logger {
   return createServiceLogger('gateway', level);
 }
@@ -44,6 +59,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   const proxy = createHttpProxy({
     upstreams: config.upstreams,
     timeoutMs: config.upstreamTimeoutMs,
+    body: { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs },
     logger,
     metrics,
     isClosing: () => closing,
@@ -72,31 +88,64 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     discovery,
   });
 
-  const server = http.createServer((req, res) => {
-    const startedAt = performance.now();
-    const requestId = requestIdFrom(req.headers['x-request-id']);
-    const route = findRoute(HTTP_ROUTES, req.url as string);
-    if (route !== undefined) {
-      proxy.forward(req, res, route, requestId, clientInfo(req, trust), startedAt);
+  const cap = createConnectionCap(config.maxConnectionsPerIp, trust);
+
+  const server = http.createServer(
+    {
+      // Node counts both from a request's first byte (a new connection's from its opening),
+      // never across an idle keep-alive wait (keepAliveTimeout), and reports a miss as the
+      // clientError ERR_HTTP_REQUEST_TIMEOUT (answered below). requestTimeout is the whole
+      // request: a backstop for bodies nobody reads (own routes); proxied bodies have their
+      // own, earlier timer (request-body.ts).
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.headersTimeoutMs + config.bodyTimeoutMs + 1_000,
+      connectionsCheckingInterval: timeoutCheckIntervalMs(config),
+    },
+    (req, res) => {
+      const startedAt = performance.now();
+      const requestId = requestIdFrom(req.headers['x-request-id']);
+      const route = findRoute(HTTP_ROUTES, req.url as string);
+      if (cap !== undefined && cap.refused(req.socket)) {
+        const answer = jsonError(TOO_MANY.status, TOO_MANY.message, requestId);
+        res.shouldKeepAlive = false;
+        res.writeHead(TOO_MANY.status, [...answer.headers, ...TOO_MANY.extra]);
+        res.end(answer.body);
+        metrics.record(route?.path ?? 'other', TOO_MANY.status, startedAt);
+        return;
+      }
+      if (route !== undefined) {
+        proxy.forward(req, res, route, requestId, clientInfo(req, trust), startedAt);
+        return;
+      }
+      req.headers['x-request-id'] = requestId;
+      res.setHeader('x-request-id', requestId);
+      if (closing) res.shouldKeepAlive = false;
+      app(req, res);
+    },
+  );
+  server.keepAliveTimeout = CLIENT_KEEP_ALIVE_MS;
+  if (cap !== undefined) server.on('connection', cap.onConnection);
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (cap !== undefined && cap.refused(socket)) {
+      const requestId = requestIdFrom(req.headers['x-request-id']);
+      socket.on('error', () => socket.destroy());
+      socket.end(rawJsonError(TOO_MANY.status, TOO_MANY.message, requestId, TOO_MANY.extra), () => socket.destroy());
       return;
     }
-    req.headers['x-request-id'] = requestId;
-    res.setHeader('x-request-id', requestId);
-    if (closing) res.shouldKeepAlive = false;
-    app(req, res);
+    ws.handleUpgrade(req, socket, head);
   });
-  server.keepAliveTimeout = CLIENT_KEEP_ALIVE_MS;
-  server.headersTimeout = CLIENT_KEEP_ALIVE_MS + 1_000;
-  server.on('upgrade', ws.handleUpgrade);
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // Nothing can be answered on a dead socket, nor once an answer has begun on it.
+    const pending = (socket as { _httpMessage?: http.ServerResponse | null })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
       socket.destroy();
       return;
     }
-    const body = JSON.stringify({ error: 'Bad request' });
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
-    );
+    const answer =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? rawJsonError(408, 'Request timeout', requestIdFrom(undefined))
+        : rawJsonError(400, 'Bad request', requestIdFrom(undefined));
+    socket.end(answer, () => socket.destroy());
   });
 
   let closed: Promise<void> | undefined;

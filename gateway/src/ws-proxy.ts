@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { clientInfo, type TrustFn } from './client-ip.js';
 import type { UpstreamName } from './config.js';
-import { clientResponseHeaders, jsonError, upstreamRequestHeaders } from './headers.js';
+import { clientResponseHeaders, rawJsonError, upstreamRequestHeaders } from './headers.js';
 import { failureFor } from './http-proxy.js';
 import type { Metrics } from './metrics.js';
 import { requestIdFrom } from './request-id.js';
@@ -68,10 +68,7 @@ export function createWsProxy(options: WsProxyOptions): WsProxy {
       const { status, message } = failureFor(err);
       logger.warn({ reqId: requestId, route: route.path, upstream: route.upstream, status, err }, 'websocket upstream failed');
       metrics.record(route.path, status, startedAt);
-      if (!socket.destroyed) {
-        const answer = jsonError(status, message, requestId);
-        socket.end(rawResponse(status, http.STATUS_CODES[status] ?? '', [...answer.headers, 'connection', 'close']) + answer.body);
-      }
+      if (!socket.destroyed) socket.end(rawJsonError(status, message, requestId));
     };
 
     const upstreamReq = (secure ? https : http).request({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MAX_JSON_BODY_BYTES } from '@svc/types';
 import { loadConfig, parseTrustProxy } from '../src/config.js';
 import { findRoute, HTTP_ROUTES } from '../src/routing-table.js';
 import { requestIdFrom } from '../src/request-id.js';
@@ -10,6 +11,10 @@ describe('loadConfig', () => {
     expect(config.trustProxy).toBe(false);
     expect(config.logLevel).toBe('info');
     expect(config.upstreamTimeoutMs).toBe(30_000);
+    expect(config.headersTimeoutMs).toBe(10_000);
+    expect(config.bodyTimeoutMs).toBe(10_000);
+    expect(config.maxBodyBytes).toBe(MAX_JSON_BODY_BYTES);
+    expect(config.maxConnectionsPerIp).toBe(256);
     expect(config.upstreams).toEqual({
       auth: 'http://127.0.0.1:4001',
       'app-store': 'http://127.0.0.1:4002',
@@ -27,6 +32,16 @@ describe('loadConfig', () => {
     expect(config.port).toBe(9000);
   });
 
+  it('reads the client limits', () => {
+    const config = loadConfig({
+      GATEWAY_HEADERS_TIMEOUT_MS: '5000',
+      GATEWAY_BODY_TIMEOUT_MS: '15000',
+      GATEWAY_MAX_BODY_BYTES: '1024',
+      GATEWAY_MAX_CONNECTIONS_PER_IP: '0',
+    });
+    expect(config).toMatchObject({ headersTimeoutMs: 5_000, bodyTimeoutMs: 15_000, maxBodyBytes: 1024, maxConnectionsPerIp: 0 });
+  });
+
   it('takes the public base URL from PUBLIC_BASE_URL, else localhost on PORT', () => {
     expect(loadConfig({}).publicBaseUrl).toBe('http://localhost:8080');
     expect(loadConfig({ PORT: '9000' }).publicBaseUrl).toBe('http://localhost:9000');
@@ -41,6 +56,10 @@ describe('loadConfig', () => {
     { TRUST_PROXY: '300.1.1.1' },
     { PUBLIC_BASE_URL: 'ftp://svc.example' },
     { PUBLIC_BASE_URL: 'https://svc.example/?a=1' },
+    { GATEWAY_HEADERS_TIMEOUT_MS: '0' },
+    { GATEWAY_BODY_TIMEOUT_MS: '-1' },
+    { GATEWAY_MAX_BODY_BYTES: '1.5' },
+    { GATEWAY_MAX_CONNECTIONS_PER_IP: '-1' },
   ])(
     'rejects %p',
     (env) => {

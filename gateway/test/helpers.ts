@@ -1,7 +1,7 @@
 // Loopback stubs and a gateway wired to them, for the tests.
 import { createHash } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { UPSTREAM_NAMES, type GatewayConfig, type UpstreamName } from '../src/config.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../src/server.js';
@@ -18,6 +18,8 @@ export interface Stub {
   url: string;
   server: http.Server;
   seen: Seen[];
+  /** TCP connections the stub has accepted. */
+  connections: number;
   ready: boolean;
   /** Resolves when a request of this stub saw its client (the gateway) go away. */
   aborted: Promise<string>;
@@ -34,7 +36,7 @@ export async function startStub(name: string): Promise<Stub> {
   let onAbort: (url: string) => void = () => {};
   const aborted = new Promise<string>((resolve) => (onAbort = resolve));
   const seen: Seen[] = [];
-  const stub = { name, seen, ready: true } as Stub;
+  const stub = { name, seen, connections: 0, ready: true } as Stub;
   const server = http.createServer((req, res) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders });
     const url = req.url ?? '/';
@@ -68,6 +70,7 @@ export async function startStub(name: string): Promise<Stub> {
       } else answer();
     });
   });
+  server.on('connection', () => stub.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   stub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   stub.server = server;
@@ -112,12 +115,24 @@ export async function startGateway(
     upstreamTimeoutMs: 5_000,
     readyTimeoutMs: 500,
     shutdownTimeoutMs: 2_000,
+    headersTimeoutMs: 10_000,
+    bodyTimeoutMs: 10_000,
+    maxBodyBytes: 64 * 1024,
+    maxConnectionsPerIp: 256,
     publicBaseUrl: 'https://svc.test',
     ...overrides,
   };
   const gateway = createGateway(config, { logger: pino({ level: 'silent' }), defaultMetrics: false, buildDiscovery });
-  await new Promise<void>((resolve) => gateway.server.listen(0, '127.0.0.1', resolve));
-  const port = (gateway.server.address() as AddressInfo).port;
+  // The OS may hand out again a port that closedPortUrl() just freed: a gateway listening
+  // there would be its own "down" upstream (and loop to itself), so it takes another one.
+  const upstreamPorts = new Set(Object.values(upstreams).map((u) => new URL(u).port));
+  let port: number;
+  for (;;) {
+    await new Promise<void>((resolve) => gateway.server.listen(0, '127.0.0.1', resolve));
+    port = (gateway.server.address() as AddressInfo).port;
+    if (!upstreamPorts.has(String(port))) break;
+    await new Promise<void>((resolve) => gateway.server.close(() => resolve()));
+  }
   return { ...gateway, port, url: `http://127.0.0.1:${port}` };
 }
 
@@ -156,4 +171,81 @@ export function request(
       setTimeout(() => req.end(body.subarray(half)), 20);
     } else req.end(options.body);
   });
+}
+
+export interface RawAnswer {
+  /** Status of the first answer, 0 when none came. */
+  status: number;
+  /** Everything that came back. */
+  text: string;
+  /** The first answer's headers, names lower-cased. */
+  headers: Record<string, string>;
+  body: string;
+  /** True when the gateway closed the connection within the wait. */
+  closed: boolean;
+  /** From connecting to the close (or to the end of the wait). */
+  ms: number;
+}
+
+/**
+ * Writes `parts` on a fresh TCP connection (a number is a pause in ms), then collects what
+ * comes back until the peer closes or `waitMs` passes: for requests no HTTP client would
+ * send (a body shorter than its Content-Length, headers that never end).
+ */
+export function rawExchange(
+  port: number,
+  parts: Array<string | Buffer | number>,
+  options: { localAddress?: string; waitMs?: number } = {},
+): Promise<RawAnswer> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress: options.localAddress });
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const settle = (closed: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const [statusLine = '', ...lines] = (split === -1 ? text : text.slice(0, split)).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0);
+      let body = split === -1 ? '' : text.slice(split + 4);
+      if (headers['transfer-encoding'] === 'chunked') body = dechunk(body);
+      resolve({ text, status, headers, body, closed, ms: Date.now() - started });
+    };
+    const timer = setTimeout(() => settle(false), options.waitMs ?? 3_000);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('close', () => settle(true));
+    socket.on('error', () => settle(true));
+    socket.once('connect', async () => {
+      for (const part of parts) {
+        if (settled) return;
+        if (typeof part === 'number') await new Promise((r) => setTimeout(r, part).unref());
+        else socket.write(part);
+      }
+    });
+  });
+}
+
+/** The payload of a chunked body (complete chunks only; extensions and trailers ignored). */
+function dechunk(raw: string): string {
+  const buf = Buffer.from(raw, 'utf8');
+  const out: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const eol = buf.indexOf('\r\n', at);
+    if (eol === -1) break;
+    const size = parseInt(buf.subarray(at, eol).toString('latin1'), 16);
+    if (!(size > 0)) break;
+    out.push(buf.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
+  return Buffer.concat(out).toString('utf8');
 }

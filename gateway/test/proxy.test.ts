@@ -141,8 +141,8 @@ describe('headers and bodies', () => {
     expect(seen.headers?.['content-type']).toBe('application/json');
   });
 
-  it('proxies a 1 MB body intact, with Content-Length and chunked', async () => {
-    const body = randomBytes(1024 * 1024);
+  it('proxies a 64 KiB body (the most a route takes) intact, with Content-Length and chunked', async () => {
+    const body = randomBytes(64 * 1024);
     const digest = createHash('sha256').update(body).digest('hex');
     const sized = await request(`${gw.url}/api/sites`, {
       method: 'POST',

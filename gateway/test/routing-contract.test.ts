@@ -1,5 +1,5 @@
-// The routing table against the contract: every public endpoint of both documents and
-// DECISIONS.md (packages/types' catalogue) reaches the service that owns it, and the
+// The routing table against the contract: every public endpoint of both interfaces and
+// docs/decisions.md (packages/types' catalogue) reaches the service that owns it, and the
 // table routes nothing the contract does not name.
 import { describe, expect, it } from '@jest/globals';
 import { ENDPOINTS } from '@svc/types';

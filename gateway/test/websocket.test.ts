@@ -98,6 +98,32 @@ describe('WebSocket upgrade', () => {
     }
   });
 
+  it('counts open tunnels against the per-address connection cap (429 beyond), a closed one frees its slot', async () => {
+    const g = await startGateway(
+      { ...urlsOf(stubs), realtime: `http://127.0.0.1:${(realtime.address() as AddressInfo).port}` },
+      { maxConnectionsPerIp: 2 },
+    );
+    const url = `ws://127.0.0.1:${g.port}/api/ws`;
+    try {
+      const first = await open(url);
+      const second = await open(url);
+      await expect(open(url)).rejects.toThrow('unexpected 429');
+      const closed = new Promise<void>((resolve) => first.ws.once('close', () => resolve()));
+      first.ws.close();
+      await closed;
+      let third: WebSocket | undefined;
+      for (let i = 0; i < 20 && third === undefined; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        third = await open(url).then(({ ws }) => ws, () => undefined);
+      }
+      expect(third).toBeDefined();
+      second.ws.close();
+      third?.close();
+    } finally {
+      await g.close();
+    }
+  });
+
   it('closes open tunnels on shutdown', async () => {
     const g = await startGateway({ ...urlsOf(stubs), realtime: `http://127.0.0.1:${(realtime.address() as AddressInfo).port}` });
     const { ws } = await open(`ws://127.0.0.1:${g.port}/api/ws`);
