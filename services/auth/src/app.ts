@@ -30,6 +30,7 @@ export function buildApp(deps: AuthDeps): Express {
   const store = createAuthStore(deps.db);
   const login = createLogin({ store, mailer: deps.mailer, codeSecret: deps.codeSecret });
   return createServiceApp({
+    service: 'auth',
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,

@@ -1,4 +1,4 @@
-// auth's settings (DECISIONS.md §8), validated at start.
+// auth's settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
 import { SERVICES, baseConfigSchema, loadConfig, settings } from '@svc/service-kit';
 

@@ -40,7 +40,7 @@ async function main() {
     codeSecret,
     trustProxy: config.TRUSTED_PROXIES,
   });
-  await rt.serve(app, [() => db.$disconnect()]);
+  await rt.serve(app, [{ name: 'prisma', close: () => db.$disconnect() }]);
 }
 
 main().catch(exitOnStartupError('auth'));

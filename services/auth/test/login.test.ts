@@ -27,6 +27,15 @@ describe('send-code', () => {
     expect(mail.html).toContain(code);
   });
 
+  it('GET /api/auth/send-code answers 405 JSON with Allow: POST (a known path, the wrong method)', async () => {
+    const res = await request(h.app).get('/api/auth/send-code');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.body).toEqual({ error: 'Method not allowed' });
+    const me = await request(h.app).post('/api/auth/me');
+    expect([me.status, me.headers.allow]).toEqual([405, 'GET, HEAD']);
+  });
+
   it('stores only a hash of the code', async () => {
     await sendCode('hash@example.com').expect(200);
     const code = h.resend.lastCodeFor('hash@example.com');

@@ -2,8 +2,9 @@
 import { Router } from 'express';
 import type { Redis } from 'ioredis';
 import { SendCodeBody, SetUsernameBody, VerifyBody } from '@svc/types';
-import { rateLimit, requireSession, revokeSession, unauthorized } from '@svc/service-kit';
+import { requireSession, revokeSession, unauthorized } from '@svc/service-kit';
 import type { Login } from '../login.js';
+import { createLoginLimits } from '../login-limits.js';
 import { clearSessionCookie, setSessionCookie } from '../session-cookie.js';
 import type { AuthStore } from '../store.js';
 
@@ -15,23 +16,24 @@ export function authRoutes(deps: {
   privateKey: string;
 }): Router {
   const { login, store, redis, redisPrefix: prefix, privateKey } = deps;
-  // Per email (DECISIONS §2); the email is known only after the body is parsed.
-  const sendCodeLimit = rateLimit({ redis, prefix, name: 'auth-send-code', points: 3, durationSeconds: 60, key: () => undefined });
-  const verifyLimit = rateLimit({ redis, prefix, name: 'auth-verify', points: 5, durationSeconds: 60, key: () => undefined });
+  // The email is known only once the body is parsed, so the limits are applied here.
+  const limits = createLoginLimits({ redis, prefix });
 
   const router = Router();
 
   router.post('/send-code', async (req, res) => {
     const { email } = SendCodeBody.parse(req.body);
-    if (!(await sendCodeLimit.consume(email, res))) return;
+    if (!(await limits.admitSendCode(req, res, email))) return;
     await login.sendCode(email);
     res.json({ sent: true });
   });
 
   router.post('/verify', async (req, res) => {
     const { email, code } = VerifyBody.parse(req.body);
-    if (!(await verifyLimit.consume(email, res))) return;
+    const admitted = await limits.admitVerify(req, res, email);
+    if (!admitted) return;
     const user = await login.verify(email, code);
+    await admitted.succeeded();
     setSessionCookie(req, res, user, privateKey);
     res.json({ user });
   });
