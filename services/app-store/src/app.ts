@@ -65,6 +65,7 @@ export function buildApp(deps: AppDeps): Express {
     keyFailures: limits.keyFailures,
   });
   return createServiceApp({
+    service: 'app-store',
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,

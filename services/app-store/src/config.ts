@@ -1,4 +1,4 @@
-// app-store settings (DECISIONS.md §8), validated at start.
+// app-store settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
 import { SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
 

@@ -34,7 +34,7 @@ export function createListingTotals(redis: Redis, prefix: string, logger: Logger
   return {
     async get(filter, count) {
       const field = listingTotalKey(filter);
-      let cached: string | null = null;
+      let cached: string | null;
       try {
         cached = await redis.hget(key, field);
       } catch (err) {

@@ -57,10 +57,10 @@ async function main(): Promise<void> {
     listingCacheMs: config.APP_STORE_LISTING_CACHE_MS,
   });
   await rt.serve(app, [
-    () => systemMessages.stop(),
-    () => db.$disconnect(),
-    () => listingPool.end(),
-    () => closeRedis(queueRedis),
+    { name: 'system message relay', close: () => systemMessages.stop() },
+    { name: 'prisma', close: () => db.$disconnect() },
+    { name: 'listing pool', close: () => listingPool.end() },
+    { name: 'queue redis', close: () => closeRedis(queueRedis) },
   ]);
 }
 

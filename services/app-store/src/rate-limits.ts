@@ -1,5 +1,5 @@
-// Rate limits of /api/v1 (app-listing-api.md "Limits", DECISIONS §4): 200/min per IP on the
-// public endpoints (one bucket for listing, detail and categories), 60/min per API key or
+// Rate limits of /api/v1, read from the endpoint catalogue (`limitFor`; docs/api-reference.md,
+// docs/decisions.md §4): 200/min per IP on the public endpoints (one bucket for listing, detail and categories), 60/min per API key or
 // per user on the authenticated ones (one bucket), 5/hour app submissions per user, and
 // (our addition) 30 failed API-key authentications per 10 minutes per IP, after which the
 // IP's key attempts get 429 until the window ends: keys cannot be guessed at speed, and
@@ -8,14 +8,31 @@
 // there); benchmarks raise it so one load generator on one IP is not throttled.
 import type { Request } from 'express';
 import type { Redis } from 'ioredis';
-import { byIp, rateLimit } from '@svc/service-kit';
+import { byIp, limitFor, rateLimit } from '@svc/service-kit';
 
-export const LIMITS = {
-  public: { points: 200, durationSeconds: 60 },
-  authenticated: { points: 60, durationSeconds: 60 },
-  submit: { points: 5, durationSeconds: 3600 },
+/** The operations sharing each bucket (their catalogue limits must agree). */
+export const PUBLIC_OPERATIONS = ['listApps', 'getApp', 'listAppCategories'] as const;
+export const AUTHENTICATED_OPERATIONS = [
+  'updateApp',
+  'reportApp',
+  'listApiKeys',
+  'createApiKey',
+  'revokeApiKey',
+  'getAppStoreMe',
+  'listMyApps',
+  'listInstalledApps',
+  'installApp',
+  'uninstallApp',
+] as const;
+
+/** Read when the limiters are made, so a test can check they follow the catalogue. */
+const limits = () => ({
+  public: limitFor(PUBLIC_OPERATIONS),
+  authenticated: limitFor(AUTHENTICATED_OPERATIONS),
+  submit: limitFor('submitApp'),
+  // Ours, not an operation's limit, so not in the catalogue (packages/types README).
   keyFailures: { points: 30, durationSeconds: 600 },
-} as const;
+});
 
 /** Per key when the caller used one (each key its own budget), else per user. */
 export const callerRateKey = (req: Request): string | undefined =>
@@ -27,6 +44,7 @@ export const callerRateKey = (req: Request): string | undefined =>
 
 export function createRateLimits(opts: { redis: Redis; prefix: string; scale?: number }) {
   const scale = opts.scale ?? 1;
+  const LIMITS = limits();
   const make = (name: keyof typeof LIMITS, key: (req: Request) => string | undefined) =>
     rateLimit({
       redis: opts.redis,

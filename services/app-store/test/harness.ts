@@ -129,7 +129,6 @@ export async function startHarness(
       'completed',
       'failed',
       'delayed',
-      'paused',
       'prioritized',
     ]);
   };

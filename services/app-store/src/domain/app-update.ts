@@ -1,8 +1,9 @@
 // PATCH /api/v1/apps/{slug}: the validated body → column values. Rules beyond the field
-// types (DECISIONS §4): icon_svg is sanitised (400 when nothing SVG is left), tech_tags
+// types (docs/decisions.md §4): icon_svg is stored as sent once checked (400 naming the problem
+// when it is not a single <svg> or holds scripts, handlers or external references), tech_tags
 // are de-duplicated case-insensitively (first spelling kept).
 import type { UpdateAppBody } from '@svc/types';
-import { sanitizeIconSvg } from './icon-svg.js';
+import { iconSvgProblem } from './icon-svg.js';
 
 export interface AppChanges {
   name?: string;
@@ -16,11 +17,8 @@ export interface AppChanges {
   svcSdkVersion?: string | null;
 }
 
-export class InvalidIconSvg extends Error {
-  constructor() {
-    super('icon_svg must be an SVG image (a single <svg> element)');
-  }
-}
+/** The icon cannot be stored; the message names why. */
+export class InvalidIconSvg extends Error {}
 
 export function uniqueTags(tags: string[]): string[] {
   const seen = new Set<string>();
@@ -41,9 +39,9 @@ export function appChanges(body: UpdateAppBody): AppChanges {
   if (body.icon_svg !== undefined) {
     if (body.icon_svg === null) changes.iconSvg = null;
     else {
-      const clean = sanitizeIconSvg(body.icon_svg);
-      if (clean === null) throw new InvalidIconSvg();
-      changes.iconSvg = clean;
+      const problem = iconSvgProblem(body.icon_svg);
+      if (problem !== null) throw new InvalidIconSvg(problem);
+      changes.iconSvg = body.icon_svg;
     }
   }
   if (body.tech_tags !== undefined) changes.techTags = uniqueTags(body.tech_tags);

@@ -1,4 +1,4 @@
-// DECISIONS §2: avatar_url is a Gravatar-style URL of the email's SHA-256.
+// docs/decisions.md §2: avatar_url is a Gravatar-style URL of the email's SHA-256.
 import { createHash } from 'node:crypto';
 
 export function avatarUrl(email: string): string {
