@@ -45,6 +45,7 @@ export function buildRoom(deps: AppDeps): ChatRoom {
 
 export function buildApp(deps: AppDeps, room: ChatRoom = buildRoom(deps)): Express {
   return createServiceApp({
+    service: 'chat',
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,

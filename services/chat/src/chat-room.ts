@@ -1,5 +1,5 @@
 // What chat does, independent of HTTP: post, like, entrance and system messages. Each
-// stored message is published as `new_message`, each like as `like` (DECISIONS §5).
+// stored message is published as `new_message`, each like as `like` (docs/decisions.md §5).
 import {
   ENTRANCE_CONTENT,
   ENTRANCE_COOLDOWN_SECONDS,

@@ -1,4 +1,4 @@
-// chat settings (DECISIONS.md §8), validated at start.
+// chat settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
 import { DEV_INTERNAL_TOKEN } from '@svc/types';
 import { SERVICES, baseConfigSchema, settings } from '@svc/service-kit';

@@ -54,9 +54,13 @@ async function main(): Promise<void> {
   // Bounded: with Redis down, closing the worker (and QUIT on a client with the offline
   // queue on) would wait for Redis forever. An unfinished job is simply run again later.
   await rt.serve(buildApp(deps, room), [
-    () => withTimeout(worker.close(), 5000, 'system message worker').catch(() => undefined),
-    () => queueRedis.disconnect(),
-    () => db.$disconnect(),
+    {
+      name: 'system message worker',
+      close: () =>
+        withTimeout(worker.close(), 5000, 'system message worker').catch(() => undefined),
+    },
+    { name: 'queue redis', close: () => queueRedis.disconnect() },
+    { name: 'prisma', close: () => db.$disconnect() },
   ]);
 }
 

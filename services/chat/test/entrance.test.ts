@@ -20,7 +20,7 @@ const entrance = (body: unknown, token: string | null = INTERNAL_TOKEN) => {
 
 describe('POST /internal/entrance', () => {
   it('stores and publishes one entrance message per IP per 10 minutes', async () => {
-    const first = await entrance({ ip: '133.242.0.3' });
+    const first = await entrance({ ip: '27.0.0.3' });
     expect(first.status).toBe(200);
     const { message } = EntranceResponse.parse(first.body);
     expect(message).toMatchObject({
@@ -33,8 +33,8 @@ describe('POST /internal/entrance', () => {
     expect(NewMessageEvent.parse(event).payload).toEqual(message);
 
     // Same IP again (also spelled IPv4-mapped): no new message.
-    expect((await entrance({ ip: '133.242.0.3' })).body).toEqual({ message: null });
-    expect((await entrance({ ip: '::ffff:133.242.0.3' })).body).toEqual({ message: null });
+    expect((await entrance({ ip: '27.0.0.3' })).body).toEqual({ message: null });
+    expect((await entrance({ ip: '::ffff:27.0.0.3' })).body).toEqual({ message: null });
     expect(await h.db.message.count({ where: { type: 'entrance' } })).toBe(1);
 
     // The window is a Redis expiry of 10 minutes.
@@ -45,7 +45,7 @@ describe('POST /internal/entrance', () => {
     expect(ttl).toBeLessThanOrEqual(ENTRANCE_COOLDOWN_SECONDS);
     // Once the window has passed, the next connection enters again.
     await h.redis.del(keys[0]!);
-    expect((await entrance({ ip: '133.242.0.3' })).body.message).not.toBeNull();
+    expect((await entrance({ ip: '27.0.0.3' })).body.message).not.toBeNull();
   });
 
   it('gives another IP its own entrance, also under concurrency exactly once', async () => {
