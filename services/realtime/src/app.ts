@@ -23,6 +23,7 @@ export interface AppDeps {
 export function buildApp(deps: AppDeps): Express {
   const subscriber = deps.subscriber;
   return createServiceApp({
+    service: 'realtime',
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,

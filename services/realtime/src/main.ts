@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     trustProxy: config.TRUSTED_PROXIES,
   });
   // disconnect, not quit: with the offline queue on, QUIT would wait for Redis forever.
-  await rt.serve(app, [() => subscriber.disconnect()], (server) =>
+  await rt.serve(app, [{ name: 'subscriber', close: () => subscriber.disconnect() }], (server) =>
     attachWebSocketServer(server, {
       hub,
       entrance,

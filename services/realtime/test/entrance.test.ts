@@ -60,7 +60,7 @@ describe('entrance messages', () => {
     });
     expect(own.payload.sender_name).toMatch(/^Visitor #[0-9A-F]{4}$/);
 
-    const tokyo = { headers: { 'X-Forwarded-For': '133.242.0.3' } };
+    const tokyo = { headers: { 'X-Forwarded-For': '27.0.0.3' } };
     const first = await connect(realtime, tokyo);
     const entered = await observer.waitFor(
       (m) => m.event === 'new_message' && m.payload.sender_location === 'JP|Tokyo',

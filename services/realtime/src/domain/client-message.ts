@@ -1,5 +1,5 @@
 // What the server does with a text frame from a client: only `{ "event": "ping" }` means
-// anything (DECISIONS §6); everything else is ignored.
+// anything (docs/decisions.md §6); everything else is ignored.
 import { ClientMessage } from '@svc/types';
 
 export function isPing(text: string): boolean {
