@@ -1,7 +1,6 @@
 // The sites express app, built from injected dependencies (tests pass their own): sites,
-// clicks, bookmarks, daily background and sitemap (site-sharing-api.md, DECISIONS §5, §7).
+// clicks, bookmarks, daily background and sitemap (docs/api-reference.md, docs/decisions.md §5, §7).
 import type { Express } from 'express';
-import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import {
   createServiceApp,
@@ -11,7 +10,7 @@ import {
   type Logger,
   type Metrics,
   type Redis,
-  type SystemMessageOutbox,
+  type OutboxRelay,
   type IpHasher,
 } from '@svc/service-kit';
 import type { CaptchaVerifier } from './captcha.js';
@@ -27,24 +26,32 @@ import type { EncodedJson } from './encoded-json.js';
 import { createListCache } from './list-cache.js';
 import { createSiteListReader } from './site-list-reader.js';
 import { createSiteStore } from './site-store.js';
+import { createSubmissionStore } from './submission-store.js';
 
 export interface AppDeps {
   logger: Logger;
   metrics?: Metrics;
   db: PrismaClient;
-  /** Plain pg pool on the same schema, for GET /api/sites (see site-list-reader.ts). */
+  /**
+   * Plain pg pool on the same schema: GET /api/sites (site-list-reader.ts) and the
+   * submission transaction (submission-store.ts).
+   */
   listingPool: pg.Pool;
   /** Request-path Redis (fails fast): rate limits, sessions, daily background cache. */
   redis: Redis;
   redisPrefix: string;
   /** ES256 public key verifying `sn_token` sessions. */
   publicKey: string;
-  /** The scrape queue (on a `forQueues` connection). */
-  scrapeQueue: Queue;
-  systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
+  /** Relay of `system_message_outbox` (chat's site_submitted), nudged after a commit. */
+  systemMessages: Pick<OutboxRelay, 'nudge'>;
+  /** Relay of `job_outbox` (scrape jobs), nudged after a commit. */
+  jobOutbox: Pick<OutboxRelay, 'nudge'>;
   /** Set when CAPTCHA_SECRET_KEY is. */
   captcha?: CaptchaVerifier;
-  /** SSRF-safe page fetcher for the claim check (@svc/safe-fetch). */
+  /**
+   * SSRF-safe page fetcher for the claim check (@svc/safe-fetch); its `checkUrl` (the URL
+   * policy with the same allow-list) also judges submitted URLs.
+   */
   pageFetcher: PageFetcher;
   dailyBg: DailyBgSource;
   hashIp: IpHasher;
@@ -63,6 +70,7 @@ export function buildApp(deps: AppDeps): Express {
   const store = createSiteStore(deps.db);
   const { redis, redisPrefix } = deps;
   return createServiceApp({
+    service: 'sites',
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,
@@ -71,10 +79,11 @@ export function buildApp(deps: AppDeps): Express {
       app.use(sessionMiddleware({ publicKey: deps.publicKey, redis, prefix: redisPrefix }));
       siteRoutes(app, {
         store,
+        submissions: createSubmissionStore(deps.listingPool),
         redis,
         redisPrefix,
-        scrapeQueue: deps.scrapeQueue,
         systemMessages: deps.systemMessages,
+        jobOutbox: deps.jobOutbox,
         captcha: deps.captcha,
         pageFetcher: deps.pageFetcher,
         hashIp: deps.hashIp,

@@ -1,4 +1,4 @@
-// sites settings (DECISIONS.md §8), validated at start. The API process and the worker
+// sites settings (docs/decisions.md §8), validated at start. The API process and the worker
 // share the outbound, AI and database settings; each has its own port.
 import { z } from 'zod';
 import { ConfigError, SERVICES, baseConfigSchema, settings } from '@svc/service-kit';

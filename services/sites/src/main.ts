@@ -5,6 +5,7 @@ import {
   createPgAdapter,
   createRedis,
   createRuntime,
+  startJobOutbox,
   startSystemMessageRelay,
   closeRedis,
   exitOnStartupError,
@@ -19,7 +20,8 @@ import { createDailyBgSource } from './daily-bg-source.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { startScrapeRequeue } from './scrape-requeue.js';
 import { createSiteStore } from './site-store.js';
-import { createQueues, SCRAPE_QUEUE, TAG_QUEUE } from './worker/queues.js';
+import { createSubmissionStore } from './submission-store.js';
+import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from './worker/queues.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
@@ -44,11 +46,20 @@ async function main(): Promise<void> {
     service: 'sites',
     registry: rt.metrics.registry,
   });
+  // Scrape jobs requested by committed submissions (job_outbox) to the scrape queue.
+  const jobOutbox = startJobOutbox({
+    pool: listingPool,
+    logger: rt.logger,
+    service: 'sites',
+    registry: rt.metrics.registry,
+    queues: { [SCRAPE_QUEUE]: { queue: queues[SCRAPE_QUEUE], options: JOB_OPTIONS } },
+  });
   const requeue = startScrapeRequeue({
     store: createSiteStore(db),
     queue: queues[SCRAPE_QUEUE],
     tagQueue: queues[TAG_QUEUE],
     logger: rt.logger,
+    expireIdempotencyKeys: () => createSubmissionStore(listingPool).deleteExpiredIdempotencyKeys(),
   });
 
   const app = buildApp({
@@ -59,8 +70,8 @@ async function main(): Promise<void> {
     redis: rt.redis,
     redisPrefix: config.REDIS_PREFIX,
     publicKey: keys.publicKey,
-    scrapeQueue: queues[SCRAPE_QUEUE],
     systemMessages,
+    jobOutbox,
     captcha: config.CAPTCHA_SECRET_KEY
       ? createCaptchaVerifier({
           secret: config.CAPTCHA_SECRET_KEY,
@@ -85,12 +96,13 @@ async function main(): Promise<void> {
     trustProxy: config.TRUSTED_PROXIES,
   });
   await rt.serve(app, [
-    async () => requeue.stop(),
-    () => systemMessages.stop(),
-    () => Promise.all(Object.values(queues).map((q) => q.close())),
-    () => closeRedis(queueRedis),
-    () => db.$disconnect(),
-    () => listingPool.end(),
+    { name: 're-queue sweep', close: async () => requeue.stop() },
+    { name: 'system message relay', close: () => systemMessages.stop() },
+    { name: 'job outbox relay', close: () => jobOutbox.stop() },
+    { name: 'queues', close: () => Promise.all(Object.values(queues).map((q) => q.close())) },
+    { name: 'queue redis', close: () => closeRedis(queueRedis) },
+    { name: 'prisma', close: () => db.$disconnect() },
+    { name: 'listing pool', close: () => listingPool.end() },
   ]);
 }
 

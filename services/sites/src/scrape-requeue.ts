@@ -1,9 +1,13 @@
-// The safety net of the pipeline: sites still `pending` a few minutes after submission get
-// their scrape queued again (submit-site.ts), and sites scraped but still without tags get
-// their tag job queued again (the scrape's enqueueTag was lost, or the tag job failed for
-// good, e.g. PostgreSQL was down through every attempt). Queueing is idempotent (job id
-// from the site id), so a site whose job is waiting, delayed or running is left alone, and
-// several API replicas may sweep at once.
+// The safety net of the pipeline, kept as a backstop behind the transactional outbox:
+// - sites still `pending` a few minutes after submission get their scrape queued again. A
+//   submission's scrape job can no longer be lost on the way to Redis (it commits with the
+//   row, job_outbox), but a job can still fail for good (PostgreSQL down through all its
+//   attempts) or vanish with Redis' data; `enqueueScrape` also retries a failed job;
+// - sites scraped but still without tags get their tag job queued again (the worker's
+//   enqueueTag is not behind an outbox, or the tag job failed for good);
+// - Idempotency-Keys past their 24 hours are deleted (lookups ignore them already).
+// Queueing is idempotent (job id from the site id), so a site whose job is waiting,
+// delayed or running is left alone, and several API replicas may sweep at once.
 import type { Queue } from 'bullmq';
 import type { Logger } from '@svc/service-kit';
 import type { SiteStore } from './site-store.js';
@@ -38,6 +42,8 @@ export function startScrapeRequeue(opts: {
   queue: Queue;
   tagQueue: Queue;
   logger: Logger;
+  /** Deletes expired Idempotency-Keys (submission-store.ts). */
+  expireIdempotencyKeys?: () => Promise<number>;
   intervalMs?: number;
 }) {
   let running = false;
@@ -45,6 +51,8 @@ export function startScrapeRequeue(opts: {
     const scrapes = await requeuePendingScrapes(opts.store, opts.queue);
     const tags = await requeueUntagged(opts.store, opts.tagQueue);
     if (scrapes + tags > 0) opts.logger.info({ scrapes, tags }, 're-queued unfinished sites');
+    const expired = (await opts.expireIdempotencyKeys?.()) ?? 0;
+    if (expired > 0) opts.logger.info({ expired }, 'deleted expired idempotency keys');
   };
   const timer = setInterval(() => {
     if (running) return;

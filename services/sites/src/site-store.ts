@@ -1,34 +1,15 @@
-// Every query of the sites API but the listing (site-list-reader.ts, on a plain pg pool).
-// Submission and boosts are raw SQL because they need what Prisma's query API cannot say
-// (ON CONFLICT counters, advisory locks); the rest uses the generated client.
+// Every query of the sites API but the listing (site-list-reader.ts) and the submission
+// (submission-store.ts), both on a plain pg pool. Boosts are raw SQL because they need what
+// Prisma's query API cannot say (advisory locks); the rest uses the generated client.
 import { newId } from '@svc/service-kit';
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
-import type { SocialPlatform } from '@svc/types';
 import { dailyBoostLimit, decideBoost } from './domain/boost-allowance.js';
-import type { SiteRow } from './site-record.js';
+import { SITE_ROW_COLUMNS, type SiteRow } from './site-record.js';
 
-/** The Site columns under their Prisma field names, so raw rows have the model's shape. */
-const SITE_COLUMNS = Prisma.raw(`
-  s.id, s.url, s.title, s.description, s.favicon_url AS "faviconUrl", s.og_image_url AS "ogImageUrl",
-  s.domain, s.tags, s.submit_count AS "submitCount", s.click_count AS "clickCount",
-  s.boost_count AS "boostCount", s.hot_score AS "hotScore", s.site_type::text AS "siteType",
-  s.social_platform::text AS "socialPlatform", s.social_username AS "socialUsername",
-  s.is_claimed AS "isClaimed", s.claimed_at AS "claimedAt", s.is_promoted AS "isPromoted",
-  s.owner_id AS "ownerId", s.submitted_by AS "submittedBy",
-  s.first_submitted_at AS "firstSubmittedAt", s.last_activity_at AS "lastActivityAt",
-  s.scrape_status::text AS "scrapeStatus"`);
+const SITE_COLUMNS = Prisma.raw(SITE_ROW_COLUMNS);
 
 /** Timestamps are `timestamp(3)` in UTC (what Prisma writes), whatever the session zone. */
 const NOW_UTC = Prisma.raw(`(now() AT TIME ZONE 'UTC')`);
-
-export interface NewSite {
-  id: string;
-  url: string;
-  domain: string;
-  title: string;
-  profile: { platform: SocialPlatform; username: string } | null;
-  userId: string | null;
-}
 
 export type BoostOutcome =
   | { kind: 'not-found' }
@@ -40,38 +21,6 @@ export type ClaimOutcome =
 
 export function createSiteStore(db: PrismaClient) {
   return {
-    /**
-     * Insert, or count one more submission of a known URL, in one statement: concurrent
-     * submits of the same URL meet at the unique index and exactly one inserts.
-     * `xmax = 0` is true only for the row version this statement inserted.
-     */
-    async submit(site: NewSite): Promise<{ site: SiteRow; inserted: boolean }> {
-      const rows = await db.$queryRaw<Array<SiteRow & { inserted: boolean }>>`
-        WITH upsert AS (
-          INSERT INTO sites AS s (id, url, title, domain, site_type, social_platform, social_username,
-                                  submitted_by, first_submitted_at, last_activity_at)
-          VALUES (${site.id}, ${site.url}, ${site.title}, ${site.domain},
-                  ${site.profile ? 'profile' : 'website'}::site_type,
-                  ${site.profile?.platform ?? null}::social_platform, ${site.profile?.username ?? null},
-                  ${site.userId}, ${NOW_UTC}, ${NOW_UTC})
-          ON CONFLICT (url) DO UPDATE
-            SET submit_count = s.submit_count + 1, last_activity_at = ${NOW_UTC}
-          RETURNING ${SITE_COLUMNS}, (s.xmax = 0) AS inserted
-        ), history AS (
-          INSERT INTO site_submissions (site_id, user_id, created_at)
-          SELECT id, ${site.userId}, ${NOW_UTC} FROM upsert WHERE ${site.userId}::text IS NOT NULL
-          ON CONFLICT (user_id, site_id) DO NOTHING
-        ), announcement AS (
-          -- Chat's site_submitted message commits with the new row (outbox, see submit-site.ts).
-          INSERT INTO system_message_outbox (content_key, content_params)
-          SELECT 'site_submitted', jsonb_build_object('site_id', id, 'url', url, 'domain', domain)
-          FROM upsert WHERE inserted
-        )
-        SELECT * FROM upsert`;
-      const { inserted, ...row } = rows[0]!;
-      return { site: row as SiteRow, inserted };
-    },
-
     findById: (id: string) => db.site.findUnique({ where: { id } }),
 
     /** False when no such site. */

@@ -1,42 +1,42 @@
-// POST /api/sites as a domain operation: normalise, detect a profile, check the CAPTCHA,
-// store (insert or count a resubmission), then queue the scrape and announce a new site.
+// POST /api/sites as a domain operation: normalise, refuse non-public destinations, replay
+// an idempotent retry, check the CAPTCHA, detect a profile, then store the submission.
 //
-// Ordering and durability: the row is committed first, then the scrape job is queued
-// (job id derived from the site id, so queueing twice is a no-op). If queueing fails the
-// request answers 503, never a 2xx, and the row stays `scrape_status = 'pending'`. It gets
-// queued again by (a) any later submit of the same URL (every submit of a site not yet
-// scraped re-queues) and (b) the API's re-queue sweep (`scrape-requeue.ts`), which
-// re-queues pending sites older than a few minutes. So an acknowledged submit is always
-// queued, and a refused one is queued by a retry or the sweep.
-//
-// The `site_submitted` chat message is written by the same statement as the new row (the
-// transactional outbox of @svc/service-kit), so it is sent even when this request ends in
-// that 503 or the process dies right after answering; the nudge only hurries it along.
-import type { Queue } from 'bullmq';
-import {
-  newId,
-  HttpError,
-  badRequest,
-  withTimeout,
-  type SystemMessageOutbox,
-} from '@svc/service-kit';
-import { ERROR_MESSAGES, type Site } from '@svc/types';
+// Durable or nothing: the site row (insert or one more submission), the `site_submitted`
+// chat message of a new site and the request for its scrape job are committed in one
+// PostgreSQL transaction (the kit's transactional outboxes: `system_message_outbox` and
+// `job_outbox`), together with the Idempotency-Key answer when a key was sent. The answer
+// is 201/200 once that commits, whatever Redis is doing: the outbox relays move the job
+// (id `scrape-<site id>`, so duplicates are dropped) and the message to BullMQ when Redis
+// is reachable; the nudges below only hurry them. If PostgreSQL fails, nothing was stored
+// and the answer is 503. Nothing on this path writes to Redis but the rate limiter (which
+// falls back to memory).
+import { newId, HttpError, badRequest, type OutboxRelay } from '@svc/service-kit';
+import { normaliseSiteUrl } from '@svc/types';
 import type { CaptchaVerifier } from './captcha.js';
-import { normaliseSiteUrl } from './domain/site-url.js';
+import {
+  IDEMPOTENCY_KEY_REUSED,
+  idempotencyScope,
+  replayDecision,
+  submissionFingerprint,
+  type StoredAnswer,
+} from './domain/idempotency-key.js';
 import { detectSocialProfile } from './domain/social-profile.js';
 import { toSite } from './site-record.js';
-import type { SiteStore } from './site-store.js';
-import { enqueueScrape } from './worker/queues.js';
+import type { SubmissionStore } from './submission-store.js';
 
 export const CAPTCHA_ERROR = 'Missing or invalid CAPTCHA token';
-/** Queue writes wait at most this long for Redis before the request answers 503. */
-const QUEUE_TIMEOUT_MS = 3000;
+export const URL_NOT_PUBLIC = 'URL must point to a public web site';
 
 export interface SubmitDeps {
-  store: SiteStore;
-  scrapeQueue: Queue;
-  systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
+  submissions: SubmissionStore;
+  /** Relay of the `site_submitted` chat message. */
+  systemMessages: Pick<OutboxRelay, 'nudge'>;
+  /** Relay of the scrape job. */
+  jobOutbox: Pick<OutboxRelay, 'nudge'>;
+  /** The URL policy of @svc/safe-fetch with the outbound allow-list (`fetcher.checkUrl`). */
+  checkUrl: (url: string) => { ok: true } | { ok: false; reason: string };
   captcha?: CaptchaVerifier;
+  hashIp: (ip: string) => string;
 }
 
 export interface SubmitInput {
@@ -44,41 +44,77 @@ export interface SubmitInput {
   captchaToken?: string;
   ip: string;
   userId: string | null;
+  /** A valid Idempotency-Key header value, or null. */
+  idempotencyKey: string | null;
 }
 
-export async function submitSite(
-  deps: SubmitDeps,
-  input: SubmitInput,
-): Promise<{ site: Site; isNew: boolean }> {
+/** The HTTP answer: the status and the exact JSON body (a replay sends the stored one). */
+export interface SubmitAnswer {
+  status: number;
+  body: string;
+  isNew: boolean;
+  replayed: boolean;
+}
+
+export async function submitSite(deps: SubmitDeps, input: SubmitInput): Promise<SubmitAnswer> {
   const normalised = normaliseSiteUrl(input.url);
   if (!normalised.ok) throw badRequest(normalised.reason);
+  const destination = deps.checkUrl(normalised.url);
+  if (!destination.ok) throw badRequest(`${URL_NOT_PUBLIC}: ${destination.reason}`);
+
+  const fingerprint = submissionFingerprint(normalised.url);
+  const idempotency = input.idempotencyKey
+    ? {
+        scope: idempotencyScope({ userId: input.userId, ipHash: deps.hashIp(input.ip) }),
+        key: input.idempotencyKey,
+        fingerprint,
+      }
+    : null;
+  // A retry whose first answer is stored gets it without another CAPTCHA (its token was
+  // single-use, and a replay stores nothing); the transaction below checks again.
+  if (idempotency) {
+    const prior = await deps.submissions.findAnswer(idempotency.scope, idempotency.key);
+    if (prior) return replay(prior, fingerprint);
+  }
+
   if (deps.captcha) {
     if (!input.captchaToken || !(await deps.captcha.verify(input.captchaToken, input.ip))) {
       throw new HttpError(403, CAPTCHA_ERROR);
     }
   }
   const profile = detectSocialProfile(normalised.url);
-  const { site, inserted } = await deps.store.submit({
-    id: newId(),
-    url: normalised.url,
-    domain: normalised.domain,
-    // Until the worker has scraped the page (DECISIONS §5).
-    title: normalised.domain,
-    profile: profile && { platform: profile.platform, username: profile.username },
-    userId: input.userId,
-  });
-  if (inserted) deps.systemMessages.nudge();
-  // A resubmitted site whose scrape failed gets another try (the page may be up now); the
-  // per-IP submit limit bounds how often that can happen.
-  if (site.scrapeStatus !== 'done') await queueWrite(enqueueScrape(deps.scrapeQueue, site.id));
-  return { site: toSite(site), isNew: inserted };
+  const outcome = await deps.submissions.submit(
+    {
+      id: newId(),
+      url: normalised.url,
+      domain: normalised.domain,
+      // Until the worker has scraped the page (docs/decisions.md §5).
+      title: normalised.domain,
+      profile: profile && { platform: profile.platform, username: profile.username },
+      userId: input.userId,
+    },
+    {
+      idempotency,
+      answer: (row, inserted) => ({
+        status: inserted ? 201 : 200,
+        body: JSON.stringify({ site: toSite(row), isNew: inserted }),
+      }),
+    },
+  );
+  if (outcome.kind === 'stored') return replay(outcome.stored, fingerprint);
+
+  if (outcome.inserted) deps.systemMessages.nudge();
+  if (outcome.site.scrapeStatus !== 'done') deps.jobOutbox.nudge();
+  return { ...outcome.answer, isNew: outcome.inserted, replayed: false };
 }
 
-/** A queue write bounded in time; Redis trouble becomes a 503. */
-export async function queueWrite(write: Promise<unknown>): Promise<void> {
-  try {
-    await withTimeout(write, QUEUE_TIMEOUT_MS, 'Redis');
-  } catch {
-    throw new HttpError(503, ERROR_MESSAGES.serviceUnavailable, undefined, { 'Retry-After': '5' });
-  }
+function replay(stored: StoredAnswer, fingerprint: string): SubmitAnswer {
+  const decision = replayDecision(stored, fingerprint);
+  if (decision.kind === 'mismatch') throw new HttpError(422, IDEMPOTENCY_KEY_REUSED);
+  return {
+    status: decision.status,
+    body: decision.body,
+    isNew: decision.status === 201,
+    replayed: true,
+  };
 }

@@ -10,6 +10,7 @@ import {
   createLogger,
   createPgAdapter,
   createRedis,
+  startJobOutbox,
   startSystemMessageRelay,
   queuePrefix,
   signSessionToken,
@@ -30,7 +31,7 @@ import { buildApp, type AppDeps } from '../src/app.js';
 import { createCaptchaVerifier } from '../src/captcha.js';
 import { createDailyBgSource } from '../src/daily-bg-source.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
-import { createQueues, SCRAPE_QUEUE, TAG_QUEUE } from '../src/worker/queues.js';
+import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from '../src/worker/queues.js';
 
 export const migrationsDir = new URL('../prisma/migrations', import.meta.url).pathname;
 
@@ -96,6 +97,12 @@ export async function startHarness(opts: HarnessOptions = {}) {
     logger,
     service: 'sites',
   });
+  const jobOutbox = startJobOutbox({
+    pool: listingPool,
+    logger,
+    service: 'sites',
+    queues: { [SCRAPE_QUEUE]: { queue: queues[SCRAPE_QUEUE], options: JOB_OPTIONS } },
+  });
   const chatQueue = new Queue(SYSTEM_MESSAGE_QUEUE, {
     connection: adminRedis,
     prefix: queuePrefix(redisPrefix),
@@ -123,8 +130,8 @@ export async function startHarness(opts: HarnessOptions = {}) {
     redis,
     redisPrefix,
     publicKey: keys.publicKey,
-    scrapeQueue: queues[SCRAPE_QUEUE],
     systemMessages,
+    jobOutbox,
     captcha: opts.captchaSecret
       ? createCaptchaVerifier({
           secret: opts.captchaSecret,
@@ -167,17 +174,24 @@ export async function startHarness(opts: HarnessOptions = {}) {
     redis: adminRedis,
     redisPrefix,
     schema: database.target.schema,
+    /** The app's plain pg pool (listing, submissions, outbox relays). */
+    listingPool,
     dbTarget: database.target,
     tagQueue: queues[TAG_QUEUE],
     scrapeQueue: queues[SCRAPE_QUEUE],
     chatQueue,
-    /** The app's outbox relay: drain() before reading chatQueue. */
+    /** The app's system-message relay: drain() before reading chatQueue. */
     outbox: systemMessages,
+    /** The app's job-outbox relay: drain() before reading scrapeQueue. */
+    jobOutbox,
+    /** Both relays drained: what the submissions so far committed is now in BullMQ. */
+    relay: () => Promise.all([systemMessages.drain(), jobOutbox.drain()]),
     captchaVerifier,
     provider,
     website,
     sessionCookie,
     async close() {
+      await jobOutbox.stop();
       await Promise.all(Object.values(queues).map((q) => q.close()));
       await systemMessages.stop();
       await chatQueue.close();

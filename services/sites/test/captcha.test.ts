@@ -41,6 +41,32 @@ describe('CAPTCHA on POST /api/sites', () => {
     expect(await h.db.site.count({ where: { url: body.url } })).toBe(0);
   });
 
+  it('an idempotent retry gets the first answer without another CAPTCHA (its token was single-use)', async () => {
+    const ip = nextIp();
+    const send = (body: object) =>
+      request(h.app)
+        .post('/api/sites')
+        .set('X-Forwarded-For', ip)
+        .set('Idempotency-Key', 'captcha-retry-1')
+        .send(body);
+    const first = await send({ url: 'https://captcha-retry.example', captchaToken: 'good-token' });
+    expect(first.status).toBe(201);
+    const calls = h.captchaVerifier.requests.length;
+    const retry = await send({ url: 'https://captcha-retry.example', captchaToken: 'good-token' });
+    const noToken = await send({ url: 'https://captcha-retry.example' });
+    expect([retry.status, noToken.status]).toEqual([201, 201]);
+    expect(retry.text).toBe(first.text);
+    expect(noToken.text).toBe(first.text);
+    expect(h.captchaVerifier.requests.length).toBe(calls);
+    // A key that has no answer yet is a new request: the CAPTCHA applies.
+    const fresh = await request(h.app)
+      .post('/api/sites')
+      .set('X-Forwarded-For', ip)
+      .set('Idempotency-Key', 'captcha-retry-2')
+      .send({ url: 'https://captcha-retry.example' });
+    expect(fresh.status).toBe(403);
+  });
+
   it('checks the URL before spending the token on the verifier', async () => {
     const before = h.captchaVerifier.requests.length;
     expect((await submit({ url: 'ftp://x.example', captchaToken: 'good-token' })).status).toBe(400);

@@ -1,5 +1,6 @@
 // The pure rules of the sites API: URL normalisation, social profile detection, the hot
-// formula, the boost allowance, the claim meta check, the provider answer, the sitemap.
+// formula, the boost allowance, the claim meta check, the provider answer, the sitemap,
+// the Idempotency-Key rules.
 import { describe, expect, it } from '@jest/globals';
 import { LANGUAGE_CODES } from '@svc/types';
 import {
@@ -11,7 +12,13 @@ import {
 import { hasClaimMeta } from '../src/domain/claim-meta.js';
 import { parseProviderAnswer } from '../src/domain/daily-bg.js';
 import { hotScore } from '../src/domain/hot-score.js';
-import { normaliseSiteUrl } from '../src/domain/site-url.js';
+import {
+  idempotencyScope,
+  parseIdempotencyKey,
+  replayDecision,
+  submissionFingerprint,
+} from '../src/domain/idempotency-key.js';
+import { normaliseSiteUrl } from '@svc/types';
 import {
   SITEMAP_MAX_BYTES,
   SITEMAP_MAX_URLS,
@@ -312,5 +319,57 @@ describe('renderSitemap', () => {
     expect(escapeXml(`<a href="x">'&'</a>`)).toBe(
       '&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;',
     );
+  });
+});
+
+describe('Idempotency-Key rules', () => {
+  const invalid = {
+    ok: false,
+    reason: 'Invalid Idempotency-Key header: 1 to 255 printable ASCII characters',
+  };
+  it.each([
+    [undefined, { ok: true, key: null }],
+    [
+      '8e03978e-40d5-43e8-bc93-6894a57f9324',
+      { ok: true, key: '8e03978e-40d5-43e8-bc93-6894a57f9324' },
+    ],
+    ['"8e03978e-40d5"', { ok: true, key: '8e03978e-40d5' }], // sf-string, as the draft writes it
+    ['"a\\"b\\\\c"', { ok: true, key: 'a"b\\c' }], // escaped quote and backslash
+    ['with spaces inside', { ok: true, key: 'with spaces inside' }],
+    ['~!@#$%^&*()_+{}|:<>?', { ok: true, key: '~!@#$%^&*()_+{}|:<>?' }],
+    ['x'.repeat(255), { ok: true, key: 'x'.repeat(255) }],
+    ['x'.repeat(256), invalid],
+    ['', invalid],
+    ['""', invalid],
+    ['"unterminated', invalid],
+    ['"a"b"', invalid],
+    ['ключ', invalid],
+    ['clé', invalid],
+    ['tab\there', invalid],
+    ['bell\u0007', invalid],
+    [['a', 'b'], invalid],
+  ])('parses %#: %p', (header, expected) => {
+    expect(parseIdempotencyKey(header as string | string[] | undefined)).toEqual(expected);
+  });
+
+  it('scopes keys to the user when logged in, else to the hashed IP', () => {
+    expect(idempotencyScope({ userId: 'u1', ipHash: 'h' })).toBe('user:u1');
+    expect(idempotencyScope({ userId: null, ipHash: 'h' })).toBe('ip:h');
+  });
+
+  it('fingerprints the normalised URL only', () => {
+    expect(submissionFingerprint('https://a.example')).toBe(
+      submissionFingerprint('https://a.example'),
+    );
+    expect(submissionFingerprint('https://a.example')).not.toBe(
+      submissionFingerprint('https://b.example'),
+    );
+    expect(submissionFingerprint('https://a.example')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('replays the stored answer for the same request, refuses another one', () => {
+    const stored = { fingerprint: 'f1', status: 201, body: '{"x":1}' };
+    expect(replayDecision(stored, 'f1')).toEqual({ kind: 'replay', status: 201, body: '{"x":1}' });
+    expect(replayDecision(stored, 'f2')).toEqual({ kind: 'mismatch' });
   });
 });

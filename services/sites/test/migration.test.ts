@@ -1,8 +1,10 @@
 // The init migration on a fresh schema: rows go in through the generated client, the
 // generated columns (hot_score, search_document) follow the data, the unique and CHECK
 // constraints hold, and the indexes the listings and searches need exist.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createPgAdapter } from '@svc/service-kit';
+import { checkPublicUrl } from '@svc/safe-fetch';
+import { createPgAdapter, createPgPool } from '@svc/service-kit';
 import { createTestDatabase, type TestDatabase } from '@svc/service-kit/testing';
 import { Prisma, PrismaClient } from '../src/generated/prisma/client.js';
 
@@ -207,5 +209,65 @@ describe('sites schema', () => {
     const text = plan.map((r) => r['QUERY PLAN']).join('\n');
     expect(text).toContain('sites_hot_idx');
     expect(text).not.toMatch(/\bSort\b/);
+  });
+});
+
+describe('migration public_image_urls', () => {
+  // What the scraper stored before the URL policy: URL.href serialisations.
+  const images = [
+    'https://cdn.example.com/a.png',
+    'https://example.com:8443/icon.ico',
+    'http://93.184.216.34/x.png',
+    'http://[2606:4700:4700::1111]/x.png',
+    'https://user@img.example.org/p.jpg',
+    'http://127.0.0.1/x.png',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.1.2.3:8080/x.png',
+    'http://100.64.0.1/x.png',
+    'http://192.168.0.1/x.png',
+    'http://172.20.0.1/x.png',
+    'http://255.255.255.255/x.png',
+    'http://0.0.0.0/x.png',
+    'http://[::1]/x.png',
+    'http://[fd00::1]/x.png',
+    'http://[fe80::1]/x.png',
+    'http://[64:ff9b::a00:1]/x.png',
+    'http://[2002:a00:1::1]/x.png',
+    'http://[2001::1]/x.png',
+    'http://[2001:db8::1]/x.png',
+    'http://localhost:3000/x.png',
+    'http://app.localhost/x.png',
+    'http://printer.local/x.png',
+    'http://metadata.google.internal/x.png',
+    'http://router.home.arpa/x.png',
+    'http://intranet/x.png',
+  ];
+
+  it('nulls the stored icon and image URLs the URL policy refuses, and keeps the rest', async () => {
+    for (const [i, url] of images.entries()) {
+      await db.site.create({
+        data: siteData(`img-${i}`, { faviconUrl: url, ogImageUrl: i % 2 ? url : null }),
+      });
+    }
+    const sql = readFileSync(
+      `${migrations}/20261123020000_public_image_urls/migration.sql`,
+      'utf8',
+    );
+    const pool = createPgPool(testDb.target, 1);
+    try {
+      await pool.query(sql); // the migration again, now that there are rows
+    } finally {
+      await pool.end();
+    }
+    for (const [i, url] of images.entries()) {
+      const row = await db.site.findUniqueOrThrow({ where: { id: `img-${i}` } });
+      const kept = checkPublicUrl(url).ok ? url : null;
+      expect({ url, favicon: row.faviconUrl }).toEqual({ url, favicon: kept });
+      expect(row.ogImageUrl).toBe(i % 2 ? kept : null);
+    }
+    // The helper function was temporary.
+    const fns = await db.$queryRaw<unknown[]>`
+      SELECT 1 FROM pg_proc WHERE proname = 'svc_migration_public_http_url'`;
+    expect(fns).toHaveLength(0);
   });
 });

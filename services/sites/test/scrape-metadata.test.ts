@@ -1,7 +1,7 @@
 // The scraper's pure rules: which metadata is kept (and how it is bounded), what
 // metascraper reads from a page, and which fetch failures are retried.
 import { describe, expect, it } from '@jest/globals';
-import { OutboundBlockedError, OutboundFetchError } from '@svc/safe-fetch';
+import { OutboundBlockedError, OutboundFetchError, checkPublicUrl } from '@svc/safe-fetch';
 import { extractMetadata } from '../src/scrape/extract-metadata.js';
 import { classifyFetchError, classifyStatus } from '../src/scrape/fetch-outcome.js';
 import {
@@ -10,10 +10,12 @@ import {
   toPageMetadata,
 } from '../src/scrape/page-metadata.js';
 
+const urlPolicy = (url: string) => checkPublicUrl(url);
 const opts = {
   siteType: 'website' as const,
   fallbackTitle: 'example.com',
   pageUrl: 'https://example.com/a/b',
+  urlPolicy,
 };
 
 describe('toPageMetadata', () => {
@@ -61,6 +63,48 @@ describe('toPageMetadata', () => {
     ).toBeNull();
   });
 
+  it.each([
+    'http://169.254.169.254/latest/meta-data/iam.png',
+    'http://127.0.0.1/icon.png',
+    'http://2130706433/icon.png',
+    'http://[::1]/icon.png',
+    'http://[fd00::1]/icon.png',
+    'http://10.0.0.1/icon.png',
+    'http://localhost:8080/icon.png',
+    'http://printer.local/icon.png',
+    'http://metadata.google.internal/icon.png',
+    'http://intranet/icon.png',
+  ])('keeps no icon or image at a private destination: %s', (bad) => {
+    expect(toPageMetadata({ logo: bad, image: bad }, opts)).toMatchObject({
+      faviconUrl: 'https://example.com/favicon.ico', // the page's own origin instead
+      ogImageUrl: null,
+    });
+    // A profile falls back from a private og:image to the generic image, if that is public.
+    expect(
+      toPageMetadata(
+        { ogImage: bad, image: 'https://cdn.example.com/p.png' },
+        { ...opts, siteType: 'profile' },
+      ).ogImageUrl,
+    ).toBe('https://cdn.example.com/p.png');
+  });
+
+  it('keeps no default /favicon.ico either when the page itself is private (allow-listed fetch)', () => {
+    expect(
+      toPageMetadata({}, { ...opts, pageUrl: 'http://127.0.0.1:4567/' }).faviconUrl,
+    ).toBeNull();
+    // With the fetcher's allow-list, the same page keeps it (tests' loopback sites).
+    expect(
+      toPageMetadata(
+        {},
+        {
+          ...opts,
+          pageUrl: 'http://127.0.0.1:4567/',
+          urlPolicy: (u) => checkPublicUrl(u, { allowHosts: ['127.0.0.1:4567'] }),
+        },
+      ).faviconUrl,
+    ).toBe('http://127.0.0.1:4567/favicon.ico');
+  });
+
   it('takes a profile’s avatar and bio from Open Graph first', () => {
     const raw = {
       description: 'generic',
@@ -95,6 +139,7 @@ describe('extractMetadata (metascraper)', () => {
         url: 'https://example.com/page',
         siteType: 'website',
         fallbackTitle: 'example.com',
+        urlPolicy,
       }),
     ).toEqual({
       title: 'Site title',
@@ -110,6 +155,7 @@ describe('extractMetadata (metascraper)', () => {
       url: 'https://example.com/',
       siteType: 'website',
       fallbackTitle: 'example.com',
+      urlPolicy,
     });
     expect(meta.title).toBe('example.com');
     const junk = await extractMetadata({
@@ -117,6 +163,7 @@ describe('extractMetadata (metascraper)', () => {
       url: 'https://example.com/',
       siteType: 'profile',
       fallbackTitle: 'example.com',
+      urlPolicy,
     });
     expect(junk.title).toBe('example.com');
   });

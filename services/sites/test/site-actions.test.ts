@@ -201,7 +201,20 @@ describe('POST /api/sites/{id}/claim', () => {
   it('refuses to fetch private addresses (SSRF): a loopback server not allow-listed is never contacted', async () => {
     const internal = await startFakeServer((_req, res) => res.end('<html><head></head></html>'));
     try {
-      const site = await newSite(`${internal.origin}/admin`);
+      // Such a URL is refused at submission now; a row stored before that rule still exists.
+      const refused = await request(h.app)
+        .post('/api/sites')
+        .set('X-Forwarded-For', nextIp())
+        .send({ url: `${internal.origin}/admin` });
+      expect(refused.status).toBe(400);
+      const site = await h.db.site.create({
+        data: {
+          id: `legacy-private-${n++}`,
+          url: `${internal.origin}/admin`,
+          title: '127.0.0.1',
+          domain: '127.0.0.1',
+        },
+      });
       internal.setHandler((_req, res) =>
         res.end(`<html><head><meta name="svc-verify" content="${site.id}"></head></html>`),
       );

@@ -57,9 +57,10 @@ describe('POST /api/sites', () => {
     );
     expect(res.headers['ratelimit-limit']).toBe('5');
 
+    // Both were committed with the row (job_outbox, system_message_outbox); the relays move them.
+    await h.relay();
     const job = await h.scrapeQueue.getJob(`scrape-${site.id}`);
     expect(job?.data).toEqual({ siteId: site.id });
-    await h.outbox.drain();
     const chatJobs = await h.chatQueue.getJobs(['waiting', 'delayed', 'prioritized']);
     expect(chatJobs.map((j) => j.data)).toContainEqual({
       content_key: 'site_submitted',
@@ -126,6 +127,47 @@ describe('POST /api/sites', () => {
     expect(res.body.error).toBe(error);
   });
 
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/',
+    'http://[fd00::1]/',
+    'http://127.0.0.1/',
+    'http://127.1:8080/admin',
+    'http://2130706433/',
+    'http://0x7f.0.0.1/',
+    'http://0177.0.0.1/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:169.254.169.254]/',
+    'http://[64:ff9b::a9fe:a9fe]/', // NAT64 of the metadata address
+    'http://[fe80::1]/',
+    'http://192.168.1.1/',
+    'http://100.64.0.1/',
+    'http://0.0.0.0/',
+    'localhost:3000', // read as https://localhost:3000
+    'http://LOCALHOST./',
+    'https://app.localhost/',
+    'http://metadata.google.internal/computeMetadata/v1/',
+    'http://printer.local/',
+    'http://router.home.arpa/',
+    'http://intranet/',
+  ])('refuses the non-public destination %s with 400, storing nothing', async (url) => {
+    const before = await h.db.site.count();
+    const res = await submit(url);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(
+      /^URL must point to a public web site: .*(is not a public address|names a local or private host|is not a fully qualified domain name)$/,
+    );
+    expect(await h.db.site.count()).toBe(before);
+  });
+
+  it('names the refused address in the error', async () => {
+    const res = await submit('http://0x7f.1/');
+    expect(res.body).toEqual({
+      error: 'URL must point to a public web site: 127.0.0.1 is not a public address',
+    });
+  });
+
   it('answers 400 for a body that is not JSON', async () => {
     const res = await request(h.app)
       .post('/api/sites')
@@ -179,20 +221,24 @@ describe('queueing is durable', () => {
   it('re-queues a stored site whose job is missing when it is submitted again', async () => {
     const first = await submit('https://requeue.example');
     const id = first.body.site.id;
+    await h.relay();
     await (await h.scrapeQueue.getJob(`scrape-${id}`))!.remove();
     expect(await h.scrapeQueue.getJob(`scrape-${id}`)).toBeUndefined();
     expect((await submit('https://requeue.example')).status).toBe(200);
+    await h.relay();
     expect((await h.scrapeQueue.getJob(`scrape-${id}`))?.data).toEqual({ siteId: id });
   });
 
   it('gives a site whose scrape failed another try when it is submitted again, not a scraped one', async () => {
     const failed = (await submit('https://failed-scrape.example')).body.site.id;
     const done = (await submit('https://done-scrape.example')).body.site.id;
+    await h.relay();
     for (const id of [failed, done]) await (await h.scrapeQueue.getJob(`scrape-${id}`))!.remove();
     await h.db.site.update({ where: { id: failed }, data: { scrapeStatus: 'failed' } });
     await h.db.site.update({ where: { id: done }, data: { scrapeStatus: 'done' } });
     expect((await submit('https://failed-scrape.example')).status).toBe(200);
     expect((await submit('https://done-scrape.example')).status).toBe(200);
+    await h.relay();
     expect((await h.scrapeQueue.getJob(`scrape-${failed}`))?.data).toEqual({ siteId: failed });
     expect(await h.scrapeQueue.getJob(`scrape-${done}`)).toBeUndefined();
   });

@@ -75,6 +75,12 @@ beforeAll(async () => {
       '<html><head><title>Odd charset</title></head></html>',
       'text/html; charset=x-no-such',
     ),
+    '/private-images': htmlPage(
+      '<html><head><title>Inside</title><link rel="icon" href="http://localhost:8080/admin.png"><meta property="og:image" content="http://169.254.169.254/latest/meta-data/"></head></html>',
+    ),
+    '/private-images-v6': htmlPage(
+      '<html><head><title>P</title><meta property="og:image" content="http://[fd00::1]/me.png"><link rel="icon" href="http://0x7f.1/i.png"></head></html>',
+    ),
     '/javascript-icon': htmlPage(
       '<html><head><title>Sneaky</title><link rel="icon" href="javascript:alert(1)"><meta property="og:image" content="data:image/png;base64,AAAA"></head></html>',
     ),
@@ -245,6 +251,28 @@ describe('pages that cannot be scraped', () => {
     const site = await waitForTagged(env.db, id);
     expect(site.faviconUrl).toBe(`http://${web.host}/favicon.ico`);
     expect(site.ogImageUrl).toBeNull();
+  });
+
+  it('never stores or announces icon and image URLs at private addresses', async () => {
+    const ids = [
+      await env.insertSite(web.url('/private-images')),
+      await env.insertSite(web.url('/private-images-v6')),
+    ];
+    for (const id of ids) await enqueueScrape(env.queues[SCRAPE_QUEUE], id);
+    for (const id of ids) {
+      const site = await waitForTagged(env.db, id);
+      expect(site.scrapeStatus).toBe('done');
+      // The page's own (allow-listed) origin's /favicon.ico replaces the refused icon.
+      expect(site.faviconUrl).toBe(`http://${web.host}/favicon.ico`);
+      expect(site.ogImageUrl).toBeNull();
+      const update = env.events.find(
+        (e) => e.event === 'site_update' && e.payload.id === id && 'og_image_url' in e.payload,
+      );
+      expect(update?.payload).toMatchObject({
+        favicon_url: `http://${web.host}/favicon.ico`,
+        og_image_url: null,
+      });
+    }
   });
 
   it('a job for a deleted site completes without effect', async () => {

@@ -1,9 +1,13 @@
-// Daily boost allowance (DECISIONS §5): visitors 1 per IP, logged-in users 3 per user,
-// counted per UTC day; `credits` in the answer = boosts left today.
-import { BOOSTS_PER_DAY_USER, BOOSTS_PER_DAY_VISITOR } from '@svc/types';
+// Daily boost allowance (docs/decisions.md §5): visitors 1 per IP, logged-in users 3 per user,
+// counted per UTC day; `credits` in the answer = boosts left today. The numbers are the
+// endpoint catalogue's (`rateLimit` of boostSite: `limit`, and `session.limit` with a session).
+import { ENDPOINTS } from '@svc/types';
 
 export function dailyBoostLimit(loggedIn: boolean): number {
-  return loggedIn ? BOOSTS_PER_DAY_USER : BOOSTS_PER_DAY_VISITOR;
+  const rule = ENDPOINTS.find((e) => e.operationId === 'boostSite')?.rateLimit;
+  const limit = loggedIn ? rule?.session?.limit : rule?.limit;
+  if (limit === undefined) throw new Error('boostSite: no daily limit in the endpoint catalogue');
+  return limit;
 }
 
 export type BoostDecision =

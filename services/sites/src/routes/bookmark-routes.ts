@@ -1,6 +1,6 @@
 // HTTP of /api/bookmarks (session required): list, add (idempotent), remove.
 import type { Express } from 'express';
-import { notFound, rateLimit, requireSession, type Redis } from '@svc/service-kit';
+import { limitFor, notFound, rateLimit, requireSession, type Redis } from '@svc/service-kit';
 import { BookmarkParams, CreateBookmarkBody } from '@svc/types';
 import type { SiteStore } from '../site-store.js';
 import { SITE_NOT_FOUND } from './site-routes.js';
@@ -15,8 +15,8 @@ export function bookmarkRoutes(
     redis: deps.redis,
     prefix: deps.redisPrefix,
     name: 'sites-bookmark-write',
-    points: 60,
-    durationSeconds: 60,
+    // One bucket for both writes (the catalogue gives them the same limit).
+    ...limitFor(['createBookmark', 'deleteBookmark']),
     key: (req) => req.caller?.userId,
   });
   app.get('/api/bookmarks', requireSession, async (req, res) => {

@@ -1,6 +1,6 @@
 // HTTP of POST /api/clicks/{id}: 30 per minute per IP, then one more click on the site.
 import type { Express } from 'express';
-import { byIp, notFound, rateLimit, type Redis } from '@svc/service-kit';
+import { byIp, limitFor, notFound, rateLimit, type Redis } from '@svc/service-kit';
 import { SiteIdParams } from '@svc/types';
 import type { SiteStore } from '../site-store.js';
 import { SITE_NOT_FOUND } from './site-routes.js';
@@ -13,8 +13,7 @@ export function clickRoutes(
     redis: deps.redis,
     prefix: deps.redisPrefix,
     name: 'sites-click',
-    points: 30,
-    durationSeconds: 60,
+    ...limitFor('recordClick'),
     key: byIp,
   });
   app.post('/api/clicks/:id', limit.middleware, async (req, res) => {

@@ -1,43 +1,47 @@
 // HTTP of /api/sites*: parse with the shared schemas, call the domain, shape the answer.
 import type { Express, Response } from 'express';
-import type { Queue } from 'bullmq';
 import {
   HttpError,
   badRequest,
   byIp,
+  limitFor,
   notFound,
   rateLimit,
   requireSession,
   type Redis,
-  type SystemMessageOutbox,
+  type OutboxRelay,
   type IpHasher,
 } from '@svc/service-kit';
 import { ERROR_MESSAGES, SITE_TAGS, SiteIdParams, SiteListQuery, SubmitSiteBody } from '@svc/types';
 import type { CaptchaVerifier } from '../captcha.js';
 import { secondsUntilUtcMidnight, utcDay } from '../domain/boost-allowance.js';
 import { hasClaimMeta } from '../domain/claim-meta.js';
+import { parseIdempotencyKey } from '../domain/idempotency-key.js';
 import { sendEncodedJson } from '../encoded-json.js';
 import { listSites, type ListCaches } from '../list-sites.js';
 import { toSite } from '../site-record.js';
 import type { SiteListReader } from '../site-list-reader.js';
 import type { SiteStore } from '../site-store.js';
+import type { SubmissionStore } from '../submission-store.js';
 import { submitSite } from '../submit-site.js';
 
 export const SITE_NOT_FOUND = 'Site not found';
 export const CLAIM_META_MISSING = 'Verification meta tag not found';
 export const ALREADY_CLAIMED = 'Site already claimed';
 
-/** What the claim check needs of @svc/safe-fetch's fetcher. */
+/** What the sites API needs of @svc/safe-fetch's fetcher: the claim check and the URL policy. */
 export interface PageFetcher {
   fetchPage(url: string): Promise<{ status: number; html: string }>;
+  checkUrl(url: string): { ok: true } | { ok: false; reason: string };
 }
 
 export interface SiteRoutesDeps {
   store: SiteStore;
+  submissions: SubmissionStore;
   redis: Redis;
   redisPrefix: string;
-  scrapeQueue: Queue;
-  systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
+  systemMessages: Pick<OutboxRelay, 'nudge'>;
+  jobOutbox: Pick<OutboxRelay, 'nudge'>;
   captcha?: CaptchaVerifier;
   pageFetcher: PageFetcher;
   hashIp: IpHasher;
@@ -51,8 +55,7 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
     redis,
     prefix,
     name: 'sites-submit',
-    points: 5,
-    durationSeconds: 60,
+    ...limitFor('submitSite'),
     key: byIp,
   });
   // Not in the documents: a claim makes the service fetch a page, so it is bounded too.
@@ -60,8 +63,7 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
     redis,
     prefix,
     name: 'sites-claim',
-    points: 10,
-    durationSeconds: 60,
+    ...limitFor('claimSite'),
     key: byIp,
   });
 
@@ -72,14 +74,21 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
 
   app.post('/api/sites', submitLimit.middleware, async (req, res) => {
     const body = SubmitSiteBody.parse(req.body);
-    const result = await submitSite(deps, {
-      url: body.url,
-      captchaToken: body.captchaToken,
-      ip: byIp(req),
-      userId: req.caller?.userId ?? null,
-    });
-    if (result.isNew) deps.listCache.clear();
-    res.status(result.isNew ? 201 : 200).json(result);
+    const key = parseIdempotencyKey(req.headers['idempotency-key']);
+    if (!key.ok) throw badRequest(key.reason);
+    const answer = await submitSite(
+      { ...deps, checkUrl: (url) => deps.pageFetcher.checkUrl(url) },
+      {
+        url: body.url,
+        captchaToken: body.captchaToken,
+        ip: byIp(req),
+        userId: req.caller?.userId ?? null,
+        idempotencyKey: key.key,
+      },
+    );
+    if (answer.isNew && !answer.replayed) deps.listCache.clear();
+    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(answer.status).type('application/json').send(answer.body);
   });
 
   app.get('/api/sites/tags', (_req, res) => {

@@ -8,7 +8,7 @@ import metascraperImage from 'metascraper-image';
 import metascraperLogoFavicon from 'metascraper-logo-favicon';
 import metascraperTitle from 'metascraper-title';
 import type { SiteType } from '@svc/types';
-import { toPageMetadata, type PageMetadata } from './page-metadata.js';
+import { toPageMetadata, type PageMetadata, type UrlPolicy } from './page-metadata.js';
 
 /** A keyv store that keeps nothing (metascraper-logo-favicon memoizes per URL otherwise). */
 const noCache = {
@@ -18,7 +18,7 @@ const noCache = {
   clear: async () => undefined,
 };
 
-/** Open Graph properties read directly: a profile's avatar and bio (DECISIONS §5). */
+/** Open Graph properties read directly: a profile's avatar and bio (docs/decisions.md §5). */
 const openGraph: createMetascraper.Rules = {
   ogImage: [({ htmlDom }) => htmlDom('meta[property="og:image"]').attr('content')],
   ogDescription: [({ htmlDom }) => htmlDom('meta[property="og:description"]').attr('content')],
@@ -44,11 +44,14 @@ export async function extractMetadata(input: {
   url: string;
   siteType: SiteType;
   fallbackTitle: string;
+  /** Icon and image URLs must pass it (the fetcher's `checkUrl`), else they are dropped. */
+  urlPolicy: UrlPolicy;
 }): Promise<PageMetadata> {
   const raw = await scraper({ html: input.html, url: input.url, validateUrl: false });
   return toPageMetadata(raw as Record<string, unknown>, {
     siteType: input.siteType,
     fallbackTitle: input.fallbackTitle,
     pageUrl: input.url,
+    urlPolicy: input.urlPolicy,
   });
 }

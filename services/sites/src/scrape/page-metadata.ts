@@ -1,6 +1,7 @@
-// What the scraper may store from a page: bounded text, and only http(s) image URLs
-// (a `javascript:` or `data:` favicon would reach every browser that lists the site).
-// Pure: the rules in one place, unit-tested without a page.
+// What the scraper may store from a page: bounded text, and only image URLs that pass the
+// URL policy of @svc/safe-fetch (public http(s) destinations): a `javascript:` or `data:`
+// favicon, or an og:image at 169.254.169.254 or http://localhost/, would point every
+// browser that lists the site at it. Pure: the rules in one place, unit-tested without a page.
 import type { SiteType } from '@svc/types';
 
 export const MAX_TITLE_CHARS = 200;
@@ -26,25 +27,31 @@ export interface PageMetadata {
   ogImageUrl: string | null;
 }
 
+/** The URL policy (`checkPublicUrl` of @svc/safe-fetch, or a fetcher's `checkUrl`). */
+export type UrlPolicy = (url: string) => { ok: boolean };
+
 /**
  * `fallbackTitle` (the host name) is kept when the page has no title. Profiles take
- * avatar and bio from Open Graph first (DECISIONS §5), then the generic rules.
+ * avatar and bio from Open Graph first (docs/decisions.md §5), then the generic rules. An icon or
+ * image URL the policy refuses is dropped (the next candidate, else null).
  */
 export function toPageMetadata(
   raw: RawMetadata,
-  opts: { siteType: SiteType; fallbackTitle: string; pageUrl: string },
+  opts: { siteType: SiteType; fallbackTitle: string; pageUrl: string; urlPolicy: UrlPolicy },
 ): PageMetadata {
   const profile = opts.siteType === 'profile';
   const description = profile
     ? (text(raw.ogDescription) ?? text(raw.description))
     : text(raw.description);
-  const image = profile
-    ? (httpUrl(raw.ogImage, opts.pageUrl) ?? httpUrl(raw.image, opts.pageUrl))
-    : httpUrl(raw.image, opts.pageUrl);
+  const url = (v: unknown) => {
+    const candidate = httpUrl(v, opts.pageUrl);
+    return candidate !== undefined && opts.urlPolicy(candidate).ok ? candidate : undefined;
+  };
+  const image = profile ? (url(raw.ogImage) ?? url(raw.image)) : url(raw.image);
   return {
     title: clip(text(raw.title) ?? opts.fallbackTitle, MAX_TITLE_CHARS),
     description: clip(description ?? '', MAX_DESCRIPTION_CHARS),
-    faviconUrl: httpUrl(raw.logo, opts.pageUrl) ?? defaultFavicon(opts.pageUrl),
+    faviconUrl: url(raw.logo) ?? url(defaultFavicon(opts.pageUrl)) ?? null,
     ogImageUrl: image ?? null,
   };
 }

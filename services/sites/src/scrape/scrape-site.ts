@@ -66,6 +66,8 @@ export async function scrapeSite(
     url: page.url,
     siteType: site.siteType,
     fallbackTitle: site.title,
+    // Only public http(s) icon and image URLs reach the listing (same allow-list as the fetch).
+    urlPolicy: (url) => deps.fetcher.checkUrl(url),
   });
   const { count } = await deps.db.site.updateMany({
     where: { id: siteId },

@@ -1,6 +1,6 @@
 // sites worker process: configuration, wiring, the scrape and tag Workers, listen (probes
-// and metrics) and graceful shutdown. Run as many replicas as load
-// needs: BullMQ hands each job to one of them.
+// and metrics) and graceful shutdown, bounded whatever Redis and PostgreSQL are doing. Run
+// as many replicas as load needs: BullMQ hands each job to one of them.
 import type { Worker } from 'bullmq';
 import {
   createEventPublisher,
@@ -8,6 +8,7 @@ import {
   createRuntime,
   exitOnStartupError,
   loadConfig,
+  type Logger,
 } from '@svc/service-kit';
 import { workerConfigSchema } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -58,25 +59,37 @@ async function main(): Promise<void> {
     redis: rt.redis,
     queues,
   });
+  // Running jobs get the shutdown timeout but a reserve (2 s, or half of a shorter timeout)
+  // left for closing the queues, Prisma and Redis; the kit bounds the whole stop.
+  const jobsMs = config.SHUTDOWN_TIMEOUT_MS - Math.min(2000, config.SHUTDOWN_TIMEOUT_MS / 2);
   await rt.serve(app, [
-    () => Promise.all(workers.map((w) => closeWorker(w, config.SHUTDOWN_TIMEOUT_MS))),
-    () => Promise.all(Object.values(queues).map((q) => q.close())),
-    () => db.$disconnect(),
+    { name: 'job workers', close: () => closeWorkers(workers, jobsMs, rt.logger) },
+    { name: 'queues', close: () => Promise.all(Object.values(queues).map((q) => q.close())) },
+    { name: 'prisma', close: () => db.$disconnect() },
   ]);
 }
 
 /**
- * Lets running jobs finish, but not forever: after `ms` the worker is closed by force and
- * its unfinished jobs are picked up again by another worker's stalled-job check.
+ * Stops taking jobs and lets running ones finish, for up to `ms`; after that they are left
+ * to the stalled-job check of another worker (their locks run out) and the process goes on
+ * closing. Not `worker.close(true)` as a fallback: once `close()` is under way BullMQ hands
+ * back that same promise, and `close()` never settles when its blocking Redis client is
+ * between two reconnect attempts (ioredis's disconnect() then cancels the retry and never
+ * emits 'end'; taskforcesh/bullmq#4656), which is where a SIGTERM lands while Redis
+ * restarts or is down.
  */
-async function closeWorker(worker: Worker, ms: number): Promise<void> {
+async function closeWorkers(workers: Worker[], ms: number, logger: Logger): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = await Promise.race([
-    worker.close().then(() => false),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), ms))),
+  const inTime = await Promise.race([
+    Promise.all(workers.map((w) => w.close())).then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
   ]);
   clearTimeout(timer);
-  if (timedOut) await worker.close(true);
+  if (!inTime)
+    logger.warn(
+      { afterMs: ms },
+      'job workers not closed in time: running jobs are left to the stalled-job check',
+    );
 }
 
 main().catch(exitOnStartupError('sites-worker'));

@@ -33,8 +33,9 @@ export const JOB_OPTIONS: JobsOptions = {
  * The job id is derived from the site id, so enqueueing the same site twice while its job
  * is still known to BullMQ is a no-op. Prefixed: BullMQ rejects plain-integer custom ids.
  */
+export const SCRAPE_JOB_ID_PREFIX = 'scrape-';
 export function scrapeJobId(siteId: string): string {
-  return `scrape-${siteId}`;
+  return `${SCRAPE_JOB_ID_PREFIX}${siteId}`;
 }
 export function tagJobId(siteId: string): string {
   return `tag-${siteId}`;
