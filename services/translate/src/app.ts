@@ -6,7 +6,6 @@
 import type { Express } from 'express';
 import { createServiceApp, type Logger, type Metrics, type Redis } from '@svc/service-kit';
 import type { Translator } from './ai-translator.js';
-import { TRANSLATE_LIMIT_PER_MINUTE } from './config.js';
 import { translateRoutes } from './routes/translate-routes.js';
 import { createTranslateText } from './translate.js';
 import { createTranslationCache } from './translation-cache.js';
@@ -38,6 +37,7 @@ export function buildApp(deps: AppDeps): Express {
     logger: deps.logger,
   });
   return createServiceApp({
+    service: 'translate',
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,
@@ -49,7 +49,7 @@ export function buildApp(deps: AppDeps): Express {
         translateText,
         redis: deps.redis,
         redisPrefix,
-        perMinute: deps.rateLimitPerMinute ?? TRANSLATE_LIMIT_PER_MINUTE,
+        perMinute: deps.rateLimitPerMinute,
       });
     },
   });

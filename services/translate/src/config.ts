@@ -1,9 +1,9 @@
-// translate settings (DECISIONS.md §8), validated at start.
+// translate settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
-import { SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
+import { SERVICES, baseConfigSchema, limitFor, settings } from '@svc/service-kit';
 
-/** site-sharing-api.md: POST /api/translate, 20 per minute per IP. */
-export const TRANSLATE_LIMIT_PER_MINUTE = 20;
+/** POST /api/translate per IP per minute, from the endpoint catalogue (20; docs/api-reference.md). */
+export const TRANSLATE_LIMIT_PER_MINUTE = limitFor('translateText').points;
 
 export const configSchema = baseConfigSchema
   .extend({

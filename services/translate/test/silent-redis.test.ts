@@ -10,17 +10,39 @@ const logger = createLogger('translate-silent-redis-test', 'silent');
 let server: net.Server;
 let redis: Redis;
 
-/** Speaks just enough RESP for ioredis's handshake (CLIENT SETNAME, INFO), then goes quiet. */
+/** The commands in a chunk of RESP requests (arrays of bulk strings), upper-cased. */
+function commands(chunk: string): string[] {
+  const found: string[] = [];
+  const lines = chunk.split('\r\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!line.startsWith('*')) continue;
+    const n = Number(line.slice(1));
+    const parts: string[] = [];
+    for (let k = 0; k < n; k++) parts.push(lines[i + 2 + 2 * k] ?? '');
+    found.push(parts.join(' ').toUpperCase());
+    i += 2 * n;
+  }
+  return found;
+}
+
+/**
+ * Speaks just enough RESP for ioredis's handshake, then goes quiet. ioredis 6 pipelines
+ * HELLO 3, CLIENT SETNAME and CLIENT SETINFO; like a Redis without RESP3 this answers HELLO
+ * with NOPROTO (ioredis then stays on RESP2), the CLIENT commands with OK and INFO with a
+ * loaded server. GET, SET and everything else: no answer, ever.
+ */
 function startSilentRedis(): Promise<net.Server> {
   const s = net.createServer((socket) => {
     socket.on('data', (chunk) => {
-      const text = chunk.toString('utf8').toUpperCase();
-      if (text.includes('SETNAME')) socket.write('+OK\r\n');
-      if (text.includes('INFO')) {
-        const info = '# Server\r\nloading:0\r\n';
-        socket.write(`$${Buffer.byteLength(info)}\r\n${info}\r\n`);
+      for (const command of commands(chunk.toString('utf8'))) {
+        if (command.startsWith('HELLO')) socket.write('-NOPROTO unsupported protocol version\r\n');
+        else if (command.startsWith('CLIENT')) socket.write('+OK\r\n');
+        else if (command.startsWith('INFO')) {
+          const info = '# Server\r\nloading:0\r\n';
+          socket.write(`$${Buffer.byteLength(info)}\r\n${info}\r\n`);
+        }
       }
-      // GET, SET and everything else: no answer, ever.
     });
     socket.on('error', () => socket.destroy());
   });
