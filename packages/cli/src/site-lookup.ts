@@ -1,35 +1,23 @@
 // `svc sites get <url>`: the site-sharing API has no GET /api/sites/{id}, so a site is
 // found by its URL: search the listing for its host, then match the normalised URL.
 import type { SvcClient } from '@svc/client';
-import type { Site } from '@svc/types';
+import { normaliseSiteUrl as normaliseUrl, type Site } from '@svc/types';
 import { UsageError } from './exit-codes.js';
 
 /** Pages of 60 looked through before giving up. */
 export const LOOKUP_MAX_PAGES = 5;
 
-const TRACKING = /^(utm_.*|fbclid|gclid)$/i;
-
 /**
- * The service's URL normalisation (DECISIONS §5): lower-case scheme and host, no default
- * port, no fragment, no trailing `/` on the root path, no tracking parameters.
+ * The URL as the service stores it: the one normaliser of @svc/types (docs/decisions.md §5).
+ * A single-label name (`abc123`, no dot, not an IPv6 literal) is no site the service
+ * accepts: most likely an id.
  */
 export function normaliseSiteUrl(input: string): string {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    throw new UsageError(
-      `not a URL: ${input} (svc sites get takes the site's URL; the API has no lookup by id)`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`not an http(s) URL: ${input}`);
-  }
-  url.hash = '';
-  for (const key of [...url.searchParams.keys()])
-    if (TRACKING.test(key)) url.searchParams.delete(key);
-  const text = url.toString(); // URL already lower-cases scheme and host and drops default ports
-  return url.pathname === '/' && !url.search ? text.replace(/\/$/, '') : text;
+  const out = normaliseUrl(input);
+  const hint = "svc sites get takes the site's URL; the API has no lookup by id";
+  if (!out.ok) throw new UsageError(`${out.reason}: ${input} (${hint})`);
+  if (!/[.[]/.test(out.domain)) throw new UsageError(`not a URL: ${input} (${hint})`);
+  return out.url;
 }
 
 export function siteHost(normalised: string): string {

@@ -1,18 +1,37 @@
 // Small pure rules: site URL normalisation (as the service does it), table widths, the
 // session file location.
 import { describe, expect, it } from '@jest/globals';
+import { normaliseSiteUrl as serviceNormalise } from '@svc/types';
 import { normaliseSiteUrl, siteHost } from '../src/site-lookup.js';
 import { displayWidth, renderTable, truncate } from '../src/table.js';
 import { configDir, sessionFile } from '../src/session-store.js';
 import { UsageError } from '../src/exit-codes.js';
 
 describe('normaliseSiteUrl', () => {
-  it('follows DECISIONS §5', () => {
+  it('follows docs/decisions.md §5', () => {
     expect(normaliseSiteUrl('HTTPS://Example.COM:443/#x')).toBe('https://example.com');
     expect(normaliseSiteUrl('http://example.com:80/a/?utm_source=x&id=1&fbclid=y')).toBe(
       'http://example.com/a/?id=1',
     );
     expect(normaliseSiteUrl('https://example.com:8443/p')).toBe('https://example.com:8443/p');
+  });
+
+  // The sites service stores what @svc/types' normaliser gives; svc must find it by the same
+  // spelling (its old copy kept mc_cid/msclkid/igshid, re-encoded queries, kept `host.`).
+  it.each([
+    ['HTTPS://Example.COM:443/#x', 'https://example.com'],
+    ['https://example.com/?q=a%20b&mc_cid=1&msclkid=2', 'https://example.com?q=a%20b'],
+    ['https://example.com/s?q=a+b&x=%7e&UTM_Medium=m', 'https://example.com/s?q=a+b&x=%7e'],
+    ['https://Example.com./path/', 'https://example.com/path/'],
+    ['  example.com/page?ref=1  ', 'https://example.com/page?ref=1'],
+    ['https://example.com/?', 'https://example.com'],
+    ['https://www.example.com/a?igshid=z&yclid=1&dclid=2&gclid=3', 'https://www.example.com/a'],
+    ['https://example.com/a?b&utm_x&c=', 'https://example.com/a?b&c='],
+    ['https://münchen.example/straße', 'https://xn--mnchen-3ya.example/stra%C3%9Fe'],
+    ['http://[2001:db8::1]:80/x', 'http://[2001:db8::1]/x'],
+  ])('%s normalises as the sites service stores it', (input, stored) => {
+    expect(serviceNormalise(input)).toMatchObject({ ok: true, url: stored });
+    expect(normaliseSiteUrl(input)).toBe(stored);
   });
 
   it('refuses what is not an http(s) URL, pointing at the missing id lookup', () => {

@@ -1,7 +1,7 @@
 // The real-time channel (`/api/ws`): one subscription that stays connected. It reconnects
 // after drops with exponential backoff and jitter, treats close code 1012 (Service Restart)
 // and the other "come back later" codes as a reason to reconnect, and detects a silent
-// half-open connection with an application ping (DECISIONS §6: `{event:"ping"}` → pong).
+// half-open connection with an application ping (docs/decisions.md §6: `{event:"ping"}` → pong).
 import type { ServerMessage } from '@svc/types';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import { toWebSocketUrl } from './query.js';
@@ -12,13 +12,15 @@ export const WS_PATH = '/api/ws';
 export type RealtimeMessage = Exclude<ServerMessage, { event: 'pong' }>;
 
 /**
- * What the subscription needs of a WebSocket: the browser's and Node 22's global, or
- * `ws` (`import WebSocket from 'ws'`) on Node 20, which has no global WebSocket.
+ * What the subscription needs of a WebSocket. The default is the platform's global
+ * (browsers, Node ≥ 22, Deno, Bun); pass another only where there is none.
  */
 export type WebSocketConstructor = new (url: string) => object;
 
 interface SocketLike {
   readyState: number;
+  /** Binary frames as ArrayBuffer (the WHATWG default is Blob, which is read async). */
+  binaryType?: string;
   onopen: ((ev: unknown) => void) | null;
   onmessage: ((ev: { data: unknown }) => void) | null;
   onclose: ((ev: { code: number; reason: string }) => void) | null;
@@ -66,7 +68,7 @@ export interface SubscribeOptions extends BackoffOptions {
   heartbeatIntervalMs?: number;
   /** Only these event names reach onEvent. */
   events?: ReadonlyArray<RealtimeMessage['event']>;
-  /** Defaults to globalThis.WebSocket. */
+  /** Defaults to globalThis.WebSocket; for a runtime without one. */
   WebSocket?: WebSocketConstructor;
   /** For tests: the randomness of the jitter. */
   random?: () => number;
@@ -90,7 +92,7 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
     undefined;
   if (!Ctor) {
     throw new TypeError(
-      'No WebSocket implementation: pass options.WebSocket (on Node 20: `import WebSocket from "ws"`)',
+      'No global WebSocket in this runtime (Node ≥ 22 and browsers have one): pass options.WebSocket',
     );
   }
   const url = toWebSocketUrl(baseUrl, WS_PATH);
@@ -123,7 +125,8 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
     resolveClosed({ code, reason });
   };
 
-  // onerror stays a no-op: `ws` throws an 'error' nobody listens to (closing while connecting).
+  // onerror stays a no-op: an 'error' can still follow (closing while connecting), and an
+  // EventEmitter-based WebSocket would throw one that nobody listens to.
   const detach = (s: SocketLike) => {
     s.onopen = s.onmessage = null;
     s.onclose = null;
@@ -159,6 +162,7 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
       return handleClose(1006, 'connect failed');
     }
     socket = s;
+    s.binaryType = 'arraybuffer';
     let heardSincePing = true;
 
     s.onopen = () => {
@@ -226,7 +230,11 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
 function decode(data: unknown): { event: string; payload?: unknown } | undefined {
   let text: string;
   if (typeof data === 'string') text = data;
-  else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
+  // The tag, not instanceof: the socket's ArrayBuffer may come from another realm.
+  else if (
+    ArrayBuffer.isView(data) ||
+    Object.prototype.toString.call(data) === '[object ArrayBuffer]'
+  ) {
     text = new TextDecoder().decode(data as ArrayBuffer);
   } else return undefined;
   try {

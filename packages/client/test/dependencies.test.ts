@@ -1,4 +1,4 @@
-// The client must run in Node 20 and browsers with nothing installed beside it: every
+// The client must run in Node ≥ 22 and browsers with nothing installed beside it: every
 // import in its sources is relative, or type-only (erased from the built JavaScript).
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';

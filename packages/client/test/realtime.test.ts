@@ -1,18 +1,19 @@
-// The subscription against a real `ws` server: events, reconnection after 1012 with
-// backoff, codes that end it, the keep-alive that replaces a silent connection.
+// The subscription, on the platform's global WebSocket, against a real `ws` server: events,
+// reconnection after 1012 with backoff, codes that end it, the keep-alive that replaces a
+// silent connection.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
-import WebSocket, { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import { subscribe, type RealtimeMessage, type Subscription } from '../src/index.js';
 
 interface Server {
   url: string;
   wss: WebSocketServer;
   /** Sockets in connection order. */
-  sockets: WebSocket[];
+  sockets: ServerSocket[];
   paths: string[];
   /** Resolves when connection number n (1-based) has arrived. */
-  connection: (n: number) => Promise<WebSocket>;
+  connection: (n: number) => Promise<ServerSocket>;
   received: string[];
   close: () => Promise<void>;
 }
@@ -20,10 +21,10 @@ interface Server {
 async function startServer(): Promise<Server> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((r) => wss.once('listening', () => r()));
-  const sockets: WebSocket[] = [];
+  const sockets: ServerSocket[] = [];
   const paths: string[] = [];
   const received: string[] = [];
-  const waiters: Array<{ n: number; resolve: (s: WebSocket) => void }> = [];
+  const waiters: Array<{ n: number; resolve: (s: ServerSocket) => void }> = [];
   wss.on('connection', (socket, req) => {
     sockets.push(socket);
     paths.push(req.url ?? '');
@@ -89,7 +90,6 @@ describe('subscribe', () => {
     const events: RealtimeMessage[] = [];
     const invalid: unknown[] = [];
     sub = subscribe(server.url, {
-      WebSocket,
       onEvent: (m) => events.push(m),
       onInvalidMessage: (d) => invalid.push(d),
     });
@@ -110,7 +110,6 @@ describe('subscribe', () => {
     const opens: boolean[] = [];
     const reconnecting: Array<{ attempt: number; delayMs: number; code: number }> = [];
     sub = subscribe(server.url, {
-      WebSocket,
       initialDelayMs: 200,
       random: () => 0.5,
       onEvent: (m) => events.push((m.payload as { id: string }).id),
@@ -135,7 +134,6 @@ describe('subscribe', () => {
     server.wss.on('connection', (socket) => socket.close(1011, 'crashing'));
     const delays: number[] = [];
     sub = subscribe(server.url, {
-      WebSocket,
       initialDelayMs: 10,
       random: () => 0.999,
       onEvent: () => undefined,
@@ -150,7 +148,6 @@ describe('subscribe', () => {
     const port = Number(new URL(server.url).port);
     const delays: number[] = [];
     sub = subscribe(server.url, {
-      WebSocket,
       initialDelayMs: 20,
       maxDelayMs: 80,
       minUptimeMs: 50,
@@ -166,7 +163,7 @@ describe('subscribe', () => {
     expect(delays.slice(0, 4)).toEqual([19, 39, 79, 79]);
     const wss = new WebSocketServer({ host: '127.0.0.1', port });
     await new Promise<void>((r) => wss.once('listening', () => r()));
-    const back = new Promise<WebSocket>((r) => wss.once('connection', (s) => r(s)));
+    const back = new Promise<ServerSocket>((r) => wss.once('connection', (s) => r(s)));
     const socket = await back;
     await new Promise((r) => setTimeout(r, 100)); // longer than minUptimeMs
     const count = delays.length;
@@ -185,7 +182,6 @@ describe('subscribe', () => {
       server = await startServer();
       const closes: Array<{ code: number; willReconnect: boolean }> = [];
       sub = subscribe(server.url, {
-        WebSocket,
         initialDelayMs: 10,
         onEvent: () => undefined,
         onClose: ({ code, willReconnect }) => closes.push({ code, willReconnect }),
@@ -204,7 +200,6 @@ describe('subscribe', () => {
     server = await startServer();
     const reconnecting: number[] = [];
     sub = subscribe(server.url, {
-      WebSocket,
       heartbeatIntervalMs: 60,
       initialDelayMs: 10,
       onEvent: () => undefined,
@@ -225,7 +220,7 @@ describe('subscribe', () => {
         if (d.toString() === '{"event":"ping"}') socket.send('{"event":"pong","payload":{}}');
       }),
     );
-    sub = subscribe(server.url, { WebSocket, heartbeatIntervalMs: 40, onEvent: () => undefined });
+    sub = subscribe(server.url, { heartbeatIntervalMs: 40, onEvent: () => undefined });
     await server.connection(1);
     await new Promise((r) => setTimeout(r, 300));
     expect(server.sockets).toHaveLength(1);
@@ -234,7 +229,7 @@ describe('subscribe', () => {
 
   it('stops for good on close(): no reconnection, the server sees 1000', async () => {
     server = await startServer();
-    sub = subscribe(server.url, { WebSocket, initialDelayMs: 10, onEvent: () => undefined });
+    sub = subscribe(server.url, { initialDelayMs: 10, onEvent: () => undefined });
     const socket = await server.connection(1);
     const seen = new Promise<number>((r) => socket.once('close', (code) => r(code)));
     await until(() => sub!.state === 'open');
@@ -248,7 +243,6 @@ describe('subscribe', () => {
   it('gives up after maxAttempts consecutive failures', async () => {
     server = await startServer();
     sub = subscribe(server.url, {
-      WebSocket,
       maxAttempts: 2,
       initialDelayMs: 5,
       onEvent: () => undefined,
@@ -260,12 +254,38 @@ describe('subscribe', () => {
     expect(end.code).toBe(1006);
   });
 
-  it('says how to get a WebSocket when there is none', () => {
+  it('reads binary frames as well as text ones', async () => {
+    server = await startServer();
+    const events: RealtimeMessage[] = [];
+    sub = subscribe(server.url, { onEvent: (m) => events.push(m) });
+    const socket = await server.connection(1);
+    socket.send(Buffer.from(JSON.stringify(chat('binary'))), { binary: true });
+    await until(() => events.length === 1);
+    expect(events).toEqual([chat('binary')]);
+  });
+
+  it('uses the WebSocket it is given instead of the global one', async () => {
+    server = await startServer();
+    const urls: string[] = [];
+    class Recording extends WebSocket {
+      constructor(url: string) {
+        super(url);
+        urls.push(url);
+      }
+    }
+    sub = subscribe(server.url, { WebSocket: Recording, onEvent: () => undefined });
+    await server.connection(1);
+    expect(urls).toEqual([`${server.url.replace('http:', 'ws:')}/api/ws`]);
+  });
+
+  it('says what to do when the runtime has no WebSocket', () => {
     const g = globalThis as { WebSocket?: unknown };
     const saved = g.WebSocket;
     delete g.WebSocket;
     try {
-      expect(() => subscribe('http://127.0.0.1:1', { onEvent: () => undefined })).toThrow(/ws/);
+      expect(() => subscribe('http://127.0.0.1:1', { onEvent: () => undefined })).toThrow(
+        /no global WebSocket.*pass options\.WebSocket/i,
+      );
     } finally {
       if (saved) g.WebSocket = saved;
     }

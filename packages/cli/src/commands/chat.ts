@@ -1,6 +1,5 @@
 // svc chat send | tail: the public chat room; tail follows the real-time channel.
 import type { Command } from 'commander';
-import WebSocket from 'ws';
 import { PostChatMessageBody, type ChatMessage } from '@svc/types';
 import type { RealtimeMessage } from '@svc/client';
 import type { Context } from '../context.js';
@@ -59,9 +58,9 @@ export function registerChat(program: Command, ctx: Context): void {
           process.off('SIGTERM', stop);
           sub.close();
         };
-        // Subscribe first, then read history, so nothing posted in between is missed.
+        // Subscribe first, then read history, so nothing posted in between is missed. The
+        // socket is Node's global WebSocket (Node ≥ 22).
         const sub = client.subscribe({
-          WebSocket,
           events: opts.allEvents ? undefined : ['new_message'],
           onEvent: (e) => {
             if (!printedHistory) return void early.push(e);

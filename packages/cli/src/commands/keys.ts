@@ -1,4 +1,4 @@
-// svc apps keys …: per-app API keys (DECISIONS §3); managed with the author's session.
+// svc apps keys …: per-app API keys (docs/decisions.md §3); managed with the author's session.
 import type { Command } from 'commander';
 import type { ApiKeyListItem } from '@svc/types';
 import type { Context } from '../context.js';
