@@ -121,6 +121,25 @@ describe('svc in a CI pipeline', () => {
       });
     }, 60_000);
 
+    it('an icon_svg in app.json is stored as written, so the re-run is unchanged', async () => {
+      // Not namespaced, self-closing: a store that rewrote it would differ on every run.
+      const icon_svg = '<svg viewBox="0 0 8 8"><rect width="8" height="8" fill="#0a0"/></svg>';
+      const file = manifest('icon-app.json', {
+        slug: 'pipeline-tool',
+        name: 'Pipeline Tool',
+        url: 'https://pipeline-tool.test',
+        icon_svg,
+      });
+      const first = await svc(['apps', 'submit', '--from', file, '--json'], ciEnv());
+      expect([first.code, first.stderr]).toEqual([0, '']);
+      expect(JSON.parse(first.stdout)).toMatchObject({ action: 'updated', changed: ['icon_svg'] });
+      const again = await svc(['apps', 'submit', '--from', file, '--json'], ciEnv());
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(JSON.parse(again.stdout)).toMatchObject({ action: 'unchanged', changed: [] });
+      const shown = await svc(['apps', 'get', 'pipeline-tool', '--json'], ciEnv());
+      expect(JSON.parse(shown.stdout).app.icon_svg).toBe(icon_svg);
+    }, 60_000);
+
     let createdId = '';
     it('creates a new app from a manifest, and a re-run is idempotent (exit 0, same id)', async () => {
       const file = manifest('new-app.json', {

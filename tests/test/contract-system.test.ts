@@ -6,10 +6,12 @@
 // The last test asserts that no operation of the document went unexercised.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { IncomingMessage } from 'node:http';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import WebSocket from 'ws';
-import { ENDPOINTS } from '@svc/types';
+import { ENDPOINTS, HTTP_METHODS } from '@svc/types';
 import {
   clearRedisPrefix,
   startTcpProxy,
@@ -32,6 +34,7 @@ import {
   startFakeWebsite,
 } from './contract-system-fakes.js';
 import { login as loginWith, type LoggedIn } from './login.js';
+import { nulRequests } from './nul-requests.js';
 import { createTestSystem, type FakeResend } from './system-processes.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -155,6 +158,9 @@ beforeAll(async () => {
     // The test names a client IP per scenario (X-Forwarded-For), so per-IP limits of one
     // scenario do not leak into the next.
     TRUST_PROXY: 'loopback',
+    // Short, so the 408 of every operation is quick to see.
+    GATEWAY_HEADERS_TIMEOUT_MS: '1000',
+    GATEWAY_BODY_TIMEOUT_MS: '1000',
   });
   contract = await loadContract(gateway.url);
   openApi = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as OpenApiDocument;
@@ -188,8 +194,11 @@ function call(path: string, init: CallInit = {}) {
 type User = LoggedIn;
 
 /** A real login through auth: send-code, the code from the fake mailbox, verify. */
-const login = (name: string): Promise<User> =>
-  loginWith(call, resend, `${name}@contract-system.test`);
+const login = (name: string): Promise<User> => {
+  // Each login from its own address, so the per-network login limits never bite here.
+  const ip = freshIp();
+  return loginWith((path, init) => call(path, { ...init, ip }), resend, `${name}@contract-system.test`);
+};
 
 /** Polls `probe` until it answers a value (bounded). */
 async function eventually<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
@@ -213,6 +222,21 @@ function notExercised(): Record<string, string[]> {
   return out;
 }
 
+// ---- runtime ---------------------------------------------------------------------------
+
+describe('runtime', () => {
+  it('every process runs on the Node the project pins (.nvmrc)', async () => {
+    const pinned = readFileSync(new URL('../../.nvmrc', import.meta.url), 'utf8').trim();
+    const versions: Array<[string, string | undefined]> = [];
+    for (const p of system.processes) {
+      const metrics = await (await fetch(`${p.url}/metrics`)).text();
+      versions.push([p.url, /nodejs_version_info\{version="(v[\d.]+)"/.exec(metrics)?.[1]]);
+    }
+    expect(versions.length).toBeGreaterThanOrEqual(9);
+    expect(versions.filter(([, v]) => v !== `v${pinned}`)).toEqual([]);
+  });
+});
+
 // ---- discovery -------------------------------------------------------------------------
 
 describe('gateway discovery documents', () => {
@@ -230,6 +254,31 @@ describe('gateway discovery documents', () => {
       expect([path, res.status]).toEqual([path, 200]);
       expect(res.text).toContain(PUBLIC_BASE_URL);
     }
+  });
+});
+
+// ---- wrong methods ---------------------------------------------------------------------
+
+// The document has no operation for a method it does not list, so the contract harness
+// cannot match these answers: they are checked with plain fetch against the catalogue.
+describe('a known path with a method the catalogue does not list', () => {
+  it('answers 405 JSON with Allow naming the catalogue methods (GET implies HEAD), on every path', async () => {
+    const wrong: string[] = [];
+    // /api/ws answers 426 to anything but a WebSocket handshake (checked with realtime below).
+    for (const path of new Set(ENDPOINTS.filter((e) => e.path !== '/api/ws').map((e) => e.path))) {
+      const listed: string[] = ENDPOINTS.filter((e) => e.path === path).map((e) => e.method);
+      if (listed.includes('GET')) listed.push('HEAD');
+      const allow = listed.sort().join(', ');
+      const url = `${gateway.url}${path.replace(/\{[^}]+\}/g, 'wrong-method-id')}`;
+      for (const method of HTTP_METHODS.filter((m) => !listed.includes(m))) {
+        const res = await fetch(url, { method, headers: { 'x-forwarded-for': freshIp() } });
+        const text = await res.text();
+        const got = `${res.status} ${res.headers.get('allow')} ${res.headers.get('content-type')?.split(';')[0]} ${text}`;
+        const expected = `405 ${allow} application/json {"error":"Method not allowed"}`;
+        if (got !== expected) wrong.push(`${method} ${path}: ${got}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });
 
@@ -253,6 +302,26 @@ describe('auth', () => {
     const limited = await call('/api/auth/send-code', { method: 'POST', body: { email } });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('send-code and verify: per client network, 30 different addresses and 60 failed codes an hour', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 30; i++) {
+      const sent = await call('/api/auth/send-code', { method: 'POST', ip, body: { email: `spray${i}@contract-system.test` } });
+      expect(sent.status).toBe(200);
+    }
+    const refused = await call('/api/auth/send-code', { method: 'POST', ip, body: { email: 'spray-last@contract-system.test' } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit-limit')).toBe('30');
+    expect(() => resend.lastCodeFor('spray-last@contract-system.test')).toThrow();
+
+    const guesser = freshIp();
+    const answers: number[] = [];
+    for (let i = 0; i < 61; i++) {
+      const email = `spray${Math.floor(i / 4)}@contract-system.test`;
+      answers.push((await call('/api/auth/verify', { method: 'POST', ip: guesser, body: { email, code: '000000' } })).status);
+    }
+    expect(answers).toEqual([...Array(60).fill(400), 429]);
   });
 
   it('verify: 400 for a wrong code, 429 after 5 attempts a minute, 200 with a cookie', async () => {
@@ -566,6 +635,27 @@ describe('sites', () => {
     const answers: number[] = [];
     for (let i = 0; i < 6; i++) answers.push((await submit(url, { ip })).status);
     expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('submit: a private or metadata address is 400; an Idempotency-Key retry replays, another URL with it is 422', async () => {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://[fd00::1]/', 'http://localhost/']) {
+      const refused = await submit(url, { ip: freshIp() });
+      expect([url, refused.status]).toEqual([url, 400]);
+      expect(refused.body.error).toMatch(/public web site/);
+    }
+    const ip = freshIp();
+    const headers = { 'Idempotency-Key': 'contract-retry-1' };
+    const first = await submit(website.url('/idempotent'), { ip, headers });
+    expect(first.status).toBe(201);
+    const retry = await submit(website.url('/idempotent'), { ip, headers });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.text).toBe(first.text);
+    const other = await submit(website.url('/not-the-same'), { ip, headers });
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({ error: 'Idempotency-Key already used for a different request' });
+    const badKey = await submit(website.url('/idempotent'), { ip, headers: { 'Idempotency-Key': 'x'.repeat(256) } });
+    expect(badKey.status).toBe(400);
   });
 
   it('the worker scrapes and tags the site; listing (200, 400) and my submissions (200, 401)', async () => {
@@ -993,6 +1083,88 @@ describe('shared limits and body caps', () => {
   });
 });
 
+// ---- input no store can hold -------------------------------------------------------------
+
+describe('input the stores cannot hold or decode', () => {
+  it('a NUL character in any path parameter, query parameter or body string of any operation: 400 JSON', async () => {
+    const user = await login('nul-bytes');
+    const requests = nulRequests((e) => e.service !== 'gateway' && e.service !== 'realtime');
+    expect(requests.length).toBeGreaterThan(50);
+    const answers: Array<[string, string, number, unknown]> = [];
+    for (const r of requests) {
+      const res = await call(r.path, {
+        method: r.method,
+        cookie: user.cookie,
+        ip: freshIp(),
+        body: r.body ?? (r.method === 'GET' || r.method === 'DELETE' ? undefined : {}),
+      });
+      answers.push([r.operationId, r.where, res.status, res.body]);
+    }
+    const refused = { error: 'Invalid request: NUL characters (U+0000) are not accepted' };
+    expect(answers.filter(([, , status, body]) => status !== 400 || !isEqual(body, refused))).toEqual([]);
+  });
+
+  it('a body in a charset the service cannot decode: 400 JSON on every operation with a body', async () => {
+    for (const op of ENDPOINTS.filter((e) => e.body)) {
+      const res = await call(op.path.replace(/\{[^}]+\}/g, 'anything'), {
+        method: op.method,
+        ip: freshIp(),
+        headers: { 'content-type': 'application/json; charset=LATIN1' },
+        body: '{}',
+      });
+      expect([op.operationId, res.status, res.body.error]).toEqual([op.operationId, 400, 'Invalid JSON body']);
+    }
+  });
+});
+
+/**
+ * Sends `head` (and no more) on a raw connection and reads what comes back until the
+ * gateway closes it: the answer to a request that never finishes arriving.
+ */
+function unfinishedRequest(head: string): Promise<{ status: number; headers: Headers; text: string }> {
+  const url = new URL(gateway.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.write(head));
+    let raw = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (raw += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [top = '', text = ''] = raw.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = top.split('\r\n');
+      const headers = new Headers();
+      for (const line of lines) {
+        const at = line.indexOf(':');
+        headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, text });
+    });
+  });
+}
+
+describe('requests too slow to arrive', () => {
+  it('every operation answers 408 JSON and closes when its headers or its body stop coming', async () => {
+    const answers = await Promise.all(
+      ENDPOINTS.map(async (op) => {
+        const url = op.path.replace(/\{[^}]+\}/g, 'slow-id');
+        const start = `${op.method} ${url} HTTP/1.1\r\nHost: svc.test\r\nX-Forwarded-For: ${freshIp()}\r\n`;
+        // Operations with a body: complete headers, half the body. Others: half the headers.
+        const head = op.body
+          ? `${start}Content-Type: application/json\r\nContent-Length: 20\r\n\r\n{"half":`
+          : `${start}Accept: appl`;
+        const res = await unfinishedRequest(head);
+        contract.assert({ method: op.method, url, ...res });
+        return [op.operationId, res.status, res.headers.get('connection'), JSON.parse(res.text)];
+      }),
+    );
+    expect(answers.filter(([, status, connection, body]) =>
+      status !== 408 || connection !== 'close' || !isEqual(body, { error: 'Request timeout' }),
+    )).toEqual([]);
+  });
+});
+
+const isEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
 // ---- outage ----------------------------------------------------------------------------
 
 /** A request each operation would accept, so only the missing stores can refuse it. */
@@ -1029,6 +1201,61 @@ describe('PostgreSQL and Redis outage', () => {
       await Promise.all([pgProxy.restore(), redisProxy.restore()]);
     }
     expect(answers.filter(([, status]) => status !== 503)).toEqual([]);
+    for (const p of system.processes)
+      await eventually(async () =>
+        (await fetch(`${p.url}/readyz`)).status === 200 ? true : undefined,
+      );
+    expect((await call('/api/auth/me', { cookie: user.cookie })).status).toBe(200);
+  });
+
+  it('a site submitted while Redis is down is acknowledged (201) and scraped once Redis is back', async () => {
+    await redisProxy.cut();
+    let created;
+    try {
+      created = await call('/api/sites', {
+        method: 'POST',
+        ip: freshIp(),
+        body: { url: website.url('/while-redis-was-down'), captchaToken: CAPTCHA_TOKEN },
+      });
+    } finally {
+      await redisProxy.restore();
+    }
+    expect(created.status).toBe(201);
+    const id = created.body.site.id;
+    const scraped = await eventually(async () => {
+      const list = await call('/api/sites?sort=recent');
+      const site = list.body.sites.find((s: { id: string }) => s.id === id);
+      return site?.title === 'Contract page /while-redis-was-down' ? site : undefined;
+    }, 30_000);
+    expect(scraped.submit_count).toBe(1);
+  }, 45_000);
+
+  it('requests in flight when PostgreSQL and Redis go away answer 503 too, and nothing hangs', async () => {
+    const user = await login('outage-in-flight');
+    // Stalled: connections stay open but nothing comes back, so every request is caught
+    // waiting on a store, then the connections are cut under it.
+    pgProxy.stall();
+    redisProxy.stall();
+    const answers: Array<Promise<[string, number]>> = [];
+    try {
+      for (const op of ENDPOINTS.filter((e) => e.responses[503] && e.service !== 'translate')) {
+        const path = op.path.replace('{slug}', 'other-app').replace(/\{[^}]+\}/g, 'in-flight-id');
+        answers.push(
+          call(path, {
+            method: op.method,
+            cookie: user.cookie,
+            ip: freshIp(),
+            body: OUTAGE_BODIES[op.operationId],
+          }).then((res) => [op.operationId, res.status]),
+        );
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      await Promise.all([pgProxy.cut(), redisProxy.cut()]);
+      const settled = await Promise.all(answers);
+      expect(settled.filter(([, status]) => status !== 503)).toEqual([]);
+    } finally {
+      await Promise.all([pgProxy.restore(), redisProxy.restore()]);
+    }
     for (const p of system.processes)
       await eventually(async () =>
         (await fetch(`${p.url}/readyz`)).status === 200 ? true : undefined,

@@ -16,7 +16,7 @@ const ROOT =
 const K8S_DIR = path.join(ROOT, 'k8s');
 
 // ---------------------------------------------------------------------------------------
-// What every process needs (ARCHITECTURE.md, DECISIONS.md §8, service-kit's catalog).
+// What every process needs (docs/architecture.md, docs/configuration.md, service-kit's catalog).
 
 const DB = ['DATABASE_URL', 'REDIS_URL'];
 const SITES_SETTINGS = [
@@ -476,11 +476,24 @@ const stage = (name: string) => stages.find((s) => s.name === name);
 
 // ---------------------------------------------------------------------------------------
 
+describe('one Node version', () => {
+  it('the toolchain, .nvmrc, the Dockerfile and engines name the same Node 24 LTS', () => {
+    const pinned = readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim();
+    expect(pinned).toMatch(/^24\.\d+\.\d+$/);
+    const toolchain = readFileSync(path.join(ROOT, 'scripts/toolchain.mjs'), 'utf8');
+    expect(/NODE_VERSION = '([\d.]+)'/.exec(toolchain)?.[1]).toBe(pinned);
+    expect(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')).toContain(`ARG NODE_IMAGE=node:${pinned}-bookworm-slim`);
+    const engines = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines.node;
+    expect(engines).toMatch(/^>=24\./);
+  });
+});
+
 describe('Dockerfile', () => {
-  it('builds from node:20-bookworm-slim in deps, build, runtime and migrate stages', () => {
+  it('builds from the Node the project pins (.nvmrc) in deps, build, runtime and migrate stages', () => {
+    const pinned = readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim();
     for (const s of stages) {
       const isStage = stages.some((o) => o.name === s.from.toLowerCase());
-      if (!isStage) expect(s.from).toBe('node:20-bookworm-slim');
+      if (!isStage) expect(s.from).toBe(`node:${pinned}-bookworm-slim`);
     }
     for (const name of ['deps', 'build', 'runtime', 'migrate']) expect(stage(name)).toBeDefined();
     // The shipped stage is the last one, so a plain `docker build` produces a service image.
