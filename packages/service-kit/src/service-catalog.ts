@@ -13,6 +13,8 @@ export const SERVICES = {
   chat: { port: 4004, urlEnv: 'CHAT_URL', schema: 'chat', databaseUrlEnv: 'CHAT_DATABASE_URL' },
   translate: { port: 4005, urlEnv: 'TRANSLATE_URL', schema: null, databaseUrlEnv: null },
   realtime: { port: 4006, urlEnv: 'REALTIME_URL', schema: null, databaseUrlEnv: null },
+  // The web client (server-rendered pages); the gateway sends it every non-API path.
+  web: { port: 4007, urlEnv: 'WEB_URL', schema: null, databaseUrlEnv: null },
   // The sites worker serves only /healthz, /readyz and /metrics on this port.
   'sites-worker': {
     port: 4013,
