@@ -54,7 +54,8 @@ export class Transport {
     this.sessionToken = options.sessionToken || undefined;
     const impl = options.fetch ?? globalThis.fetch;
     if (typeof impl !== 'function') throw new TypeError('No fetch available: pass options.fetch');
-    this.fetchImpl = impl;
+    // Browsers refuse fetch called as a method of another object ("Illegal invocation").
+    this.fetchImpl = options.fetch ?? impl.bind(globalThis);
   }
 
   async call<T>(method: string, path: string, opts: CallOptions): Promise<T> {
