@@ -1,5 +1,6 @@
 // Shapes and constants shared by every bounded context (docs/decisions.md §1).
 import { z } from 'zod';
+import { LANGUAGE_CODES, SITE_TAGS } from './constants.js';
 
 /** Every error of both interfaces; `details` carries validation issues only. */
 export const ErrorResponse = z
@@ -76,38 +77,9 @@ export const PageParam = z.coerce
   .meta({ description: 'Page number, from 1' });
 export type PageParam = z.infer<typeof PageParam>;
 
-/** The 12 translation / UI languages. */
-export const LANGUAGE_CODES = [
-  'zh-CN',
-  'zh-HK',
-  'zh-TW',
-  'en',
-  'es',
-  'ar',
-  'hi',
-  'pt',
-  'ja',
-  'ko',
-  'fr',
-  'de',
-] as const;
 export const LanguageCode = z.enum(LANGUAGE_CODES);
 export type LanguageCode = z.infer<typeof LanguageCode>;
 
-/** The 11 site tags, stored in Chinese and translated by the client. */
-export const SITE_TAGS = [
-  '工具',
-  '技术',
-  '设计',
-  '新闻',
-  '社区',
-  '学习',
-  '娱乐',
-  '资源',
-  '商业',
-  '生活',
-  '社交',
-] as const;
 export const SiteTag = z.enum(SITE_TAGS);
 export type SiteTag = z.infer<typeof SiteTag>;
 

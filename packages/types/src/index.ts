@@ -1,4 +1,5 @@
 // Public surface of @svc/types: the API contract of every service, as zod schemas.
+export * from './constants.js';
 export * from './common.js';
 export * from './auth.js';
 export * from './app-store.js';

@@ -2,14 +2,13 @@ import { describe, it, expect } from '@jest/globals';
 import {
   ErrorResponse,
   IsoDateTime,
-  LANGUAGE_CODES,
   LanguageCode,
   OffsetPaginationQuery,
   PageParam,
   RATE_LIMIT_HEADERS,
-  SITE_TAGS,
   SiteTag,
 } from '../src/common.js';
+import { LANGUAGE_CODES, SITE_TAGS } from '../src/constants.js';
 
 describe('common', () => {
   it('ErrorResponse requires error and allows details', () => {

@@ -17,7 +17,7 @@ import {
   SubmitSiteCreatedResponse,
   SubmitSiteExistingResponse,
 } from '../src/sites.js';
-import { SITE_TAGS } from '../src/common.js';
+import { SITE_TAGS } from '../src/constants.js';
 import { T, site } from './fixtures.js';
 
 describe('Site', () => {

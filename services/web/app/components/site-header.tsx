@@ -1,0 +1,122 @@
+// The header on every page: the main navigation, the language switcher and the account
+// menu. Both menus are <details> elements: they open without JavaScript.
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, useLocation } from 'react-router';
+import { LANGUAGE_CODES, LANGUAGE_NAMES } from '../i18n/languages';
+import { browserApi } from '../lib/api.client';
+import { useRootData } from '../root';
+
+function withLanguage(search: string, lang: string): string {
+  const params = new URLSearchParams(search);
+  params.set('lang', lang);
+  return `?${params.toString()}`;
+}
+
+function LanguageSwitcher() {
+  const { t } = useTranslation('common');
+  const root = useRootData();
+  const location = useLocation();
+  return (
+    <details className="menu language-menu">
+      <summary aria-label={t('nav.language')}>
+        <span aria-hidden="true">🌐</span> {root ? LANGUAGE_NAMES[root.lang] : 'English'}
+      </summary>
+      <ul>
+        {LANGUAGE_CODES.map((code) => (
+          <li key={code}>
+            <a
+              href={`${location.pathname}${withLanguage(location.search, code)}`}
+              hrefLang={code}
+              lang={code}
+              aria-current={root?.lang === code ? 'true' : undefined}
+            >
+              {LANGUAGE_NAMES[code]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function AccountMenu() {
+  const { t } = useTranslation('common');
+  const root = useRootData();
+  const location = useLocation();
+  const user = root?.user;
+  if (!user) {
+    const back = encodeURIComponent(`${location.pathname}${location.search}`);
+    return (
+      <Link className="button" to={`/login?next=${back}`}>
+        {t('nav.login')}
+      </Link>
+    );
+  }
+  async function logout() {
+    try {
+      await browserApi().auth.logout();
+    } finally {
+      window.location.assign('/');
+    }
+  }
+  return (
+    <details className="menu account-menu">
+      <summary>
+        <span className="visually-hidden">{t('nav.account')}: </span>
+        {user.username}
+      </summary>
+      <ul>
+        <li>
+          <Link to="/me">{t('nav.username')}</Link>
+        </li>
+        <li>
+          <Link to="/me/bookmarks">{t('nav.bookmarks')}</Link>
+        </li>
+        <li>
+          <Link to="/me/submissions">{t('nav.submissions')}</Link>
+        </li>
+        <li>
+          <button type="button" className="link-button" onClick={() => void logout()}>
+            {t('nav.logout')}
+          </button>
+        </li>
+      </ul>
+    </details>
+  );
+}
+
+export function SiteHeader() {
+  const { t } = useTranslation('common');
+  return (
+    <header className="site-header">
+      <a className="skip-link" href="#main">
+        {t('nav.skip')}
+      </a>
+      <Link to="/" className="brand">
+        svc
+      </Link>
+      <nav aria-label={t('nav.mainNav')}>
+        <ul>
+          <li>
+            <NavLink to="/" end>
+              {t('nav.home')}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/apps">{t('nav.apps')}</NavLink>
+          </li>
+          <li>
+            <NavLink to="/desktop">{t('nav.desktop')}</NavLink>
+          </li>
+          <li>
+            <NavLink to="/developer">{t('nav.developer')}</NavLink>
+          </li>
+        </ul>
+      </nav>
+      <div className="header-tools">
+        <LanguageSwitcher />
+        <AccountMenu />
+      </div>
+    </header>
+  );
+}

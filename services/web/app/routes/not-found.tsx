@@ -1,0 +1,10 @@
+// Every path no page owns: the HTML 404 page (the root ErrorBoundary renders it).
+import { data } from 'react-router';
+
+export function loader() {
+  throw data(null, { status: 404 });
+}
+
+export default function NotFound() {
+  return null;
+}

@@ -1,0 +1,105 @@
+// The web process's HTTP handling: health and metrics, static assets (hashed files cached
+// for a year), compression, then every other path rendered by React Router.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { createRequestHandler } from '@react-router/express';
+import { requestIdFrom, type Logger, type Metrics } from '@svc/service-kit';
+import compression from 'compression';
+import express, { type Express } from 'express';
+import { RouterContextProvider, type RouterContext, type ServerBuild } from 'react-router';
+import type { Config } from './config.js';
+
+export interface WebAppDeps {
+  config: Pick<Config, 'API_BASE_URL' | 'PUBLIC_BASE_URL' | 'CAPTCHA_SITE_KEY' | 'WEB_BUILD_DIR' | 'TRUSTED_PROXIES' | 'NODE_ENV'>;
+  build: ServerBuild;
+  /** The request context key of the server build (the instance its loaders read). */
+  webRequest: RouterContext<WebRequestShape>;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** As app/lib/request-context.ts (the server build's own type). */
+export interface WebRequestShape {
+  apiBaseUrl: string;
+  publicBaseUrl: string;
+  captchaSiteKey: string | undefined;
+  clientIp: string;
+  nonce: string;
+  requestId: string;
+}
+
+export function robotsTxt(publicBaseUrl: string): string {
+  return [
+    'User-agent: *',
+    'Allow: /',
+    'Disallow: /me',
+    'Disallow: /desktop',
+    'Disallow: /developer',
+    'Disallow: /login',
+    `Sitemap: ${publicBaseUrl}/sitemap.xml`,
+    '',
+  ].join('\n');
+}
+
+export function buildApp(deps: WebAppDeps): Express {
+  const { config, metrics } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUSTED_PROXIES);
+  app.use(metrics.middleware);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  // Ready once the build is loaded (it is, or the process would not have started). The API
+  // being down does not make pages unready: they answer with their own error state.
+  app.get('/readyz', (_req, res) => {
+    res.json({ status: 'ready' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  const robots = robotsTxt(config.PUBLIC_BASE_URL);
+  app.get('/robots.txt', (_req, res) => {
+    res.type('text/plain').set('cache-control', 'public, max-age=3600').send(robots);
+  });
+
+  app.use(compression());
+  const client = path.join(config.WEB_BUILD_DIR, 'client');
+  // Hashed file names: a new build has new names, so a year is safe.
+  app.use(
+    '/assets',
+    express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
+  );
+  app.use(express.static(client, { maxAge: '1h', index: false, redirect: false }));
+
+  app.use(
+    createRequestHandler({
+      build: deps.build,
+      mode: config.NODE_ENV === 'production' ? 'production' : 'development',
+      getLoadContext(req) {
+        const context = new RouterContextProvider();
+        context.set(deps.webRequest, {
+          apiBaseUrl: config.API_BASE_URL,
+          publicBaseUrl: config.PUBLIC_BASE_URL,
+          captchaSiteKey: config.CAPTCHA_SITE_KEY,
+          clientIp: req.ip ?? req.socket.remoteAddress ?? '127.0.0.1',
+          nonce: randomBytes(16).toString('base64'),
+          requestId: requestIdFrom(req.headers['x-request-id']),
+        });
+        return context;
+      },
+    }),
+  );
+
+  // A missing asset, or a failure before React Router: a small HTML page, never a stack.
+  app.use((err: { status?: number; statusCode?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = err.status ?? err.statusCode ?? 500;
+    if (status >= 500) deps.logger.error({ err }, 'request failed');
+    res
+      .status(status)
+      .type('html')
+      .send(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${status}</title><h1>${status}</h1><p><a href="/">Home</a></p></html>`);
+  });
+  return app;
+}

@@ -1,0 +1,18 @@
+// web settings, validated at start (docs/configuration.md).
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { GATEWAY_PORT, SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
+
+export const configSchema = baseConfigSchema.extend({
+  PORT: settings.port(SERVICES.web.port),
+  /** Where pages fetch their data while rendering: the gateway, as seen from this process. */
+  API_BASE_URL: settings.url(`http://127.0.0.1:${GATEWAY_PORT}`),
+  /** The origin readers use (canonical links, Open Graph, hreflang, robots.txt). */
+  PUBLIC_BASE_URL: settings.url(`http://localhost:${GATEWAY_PORT}`).transform((u) => new URL(u).origin),
+  /** The CAPTCHA widget's public site key; unset = no widget (the CAPTCHA is off). */
+  CAPTCHA_SITE_KEY: settings.optionalString,
+  /** The Vite build (client assets and server bundle); tests and images may move it. */
+  WEB_BUILD_DIR: z.string().default(fileURLToPath(new URL('../build', import.meta.url))),
+});
+
+export type Config = z.infer<typeof configSchema>;
