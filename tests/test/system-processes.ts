@@ -90,7 +90,18 @@ export function createTestSystem(): TestSystem {
   const start = async (entry: string, env: Record<string, string>, options: StartOptions = {}) => {
     const proc = await spawnService({ cwd: ROOT, entry, env });
     processes.push(proc);
-    closers.push(() => proc.stop());
+    let stopping = false;
+    closers.push(() => {
+      stopping = true;
+      return proc.stop();
+    });
+    // A process that dies mid-suite shows up as refused connections in some later test:
+    // say which one died and what it printed, where the failure is read.
+    void proc.exited.then(({ code, signal }) => {
+      if (!stopping) {
+        console.error(`${entry} on port ${proc.port} exited (code ${code}, signal ${signal}) during the tests:\n${proc.output()}`);
+      }
+    });
     await waitForOk(proc, '/healthz', options.healthTimeoutMs ?? 20_000);
     return proc;
   };
