@@ -3,6 +3,7 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { SERVICES } from '@svc/service-kit';
+import { parseCorsOrigins } from './cors.js';
 
 const upstream = <N extends keyof typeof SERVICES>(name: N) =>
   ({ env: SERVICES[name].urlEnv, port: SERVICES[name].port }) as const;
@@ -15,6 +16,8 @@ export const UPSTREAMS = {
   chat: upstream('chat'),
   translate: upstream('translate'),
   realtime: upstream('realtime'),
+  // Every page path (routing-table.ts): the server-rendered web client.
+  web: upstream('web'),
 } as const;
 
 export type UpstreamName = keyof typeof UPSTREAMS;
@@ -52,6 +55,11 @@ export interface GatewayConfig {
    * and a Host header is the caller's to choose.
    */
   publicBaseUrl: string;
+  /**
+   * Origins of other frontends whose browsers may call `/api/*` with credentials (CORS),
+   * exact `scheme://host[:port]` serializations; empty = no CORS headers at all.
+   */
+  corsOrigins: readonly string[];
 }
 
 /**
@@ -104,6 +112,17 @@ const EnvSchema = z.object({
     .url({ protocol: /^https?$/ })
     .refine((u) => !new URL(u).search && !new URL(u).hash, 'must have no query or fragment')
     .optional(),
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        return parseCorsOrigins(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `invalid CORS_ORIGINS: ${(err as Error).message}` });
+        return z.NEVER;
+      }
+    }),
   ...Object.fromEntries(
     UPSTREAM_NAMES.map((name) => [
       UPSTREAMS[name].env,
@@ -139,5 +158,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     maxConnectionsPerIp: data.GATEWAY_MAX_CONNECTIONS_PER_IP,
     // Unset: the address a developer reaches on this machine.
     publicBaseUrl: (data.PUBLIC_BASE_URL ?? `http://localhost:${data.PORT}`).replace(/\/+$/, ''),
+    corsOrigins: data.CORS_ORIGINS,
   };
 }

@@ -68,15 +68,25 @@ export function upstreamRequestHeaders(
 
 /**
  * The client response's headers from the upstream's raw list (bytes kept as latin1, so
- * nothing is re-encoded), minus hop-by-hop headers, with the gateway's X-Request-Id.
+ * nothing is re-encoded), minus hop-by-hop headers, with the gateway's X-Request-Id, then
+ * `extra` (the CORS headers of an /api answer: they replace an upstream's header of the same
+ * name, except Vary, which is added to), then the security headers the upstream did not set.
  */
 export function clientResponseHeaders(
   raw: ReadonlyArray<Buffer | string>,
   requestId: string,
   keepUpgrade = false,
+  extra?: readonly string[],
 ): string[] {
   const out: string[] = [];
   let listed: Set<string> | undefined;
+  let replaced: Set<string> | undefined;
+  if (extra !== undefined) {
+    for (let i = 0; i < extra.length; i += 2) {
+      const name = (extra[i] as string).toLowerCase();
+      if (name !== 'vary') (replaced ??= new Set()).add(name);
+    }
+  }
   for (let i = 0; i < raw.length; i += 2) {
     const nameRaw = raw[i] as Buffer | string;
     const name = typeof nameRaw === 'string' ? nameRaw : nameRaw.toString('latin1');
@@ -93,23 +103,29 @@ export function clientResponseHeaders(
       continue;
     }
     if (HOP_BY_HOP.has(lower) || lower === 'x-request-id') continue;
+    if (replaced !== undefined && replaced.has(lower)) continue;
     out.push(name, value);
   }
+  let headers = out;
   if (listed !== undefined) {
-    const filtered: string[] = [];
+    headers = [];
     for (let i = 0; i < out.length; i += 2) {
       const name = out[i] as string;
-      if (!listed.has(name.toLowerCase())) filtered.push(name, out[i + 1] as string);
+      if (!listed.has(name.toLowerCase())) headers.push(name, out[i + 1] as string);
     }
-    filtered.push('x-request-id', requestId);
-    return appendSecurityHeaders(filtered);
   }
-  out.push('x-request-id', requestId);
-  return appendSecurityHeaders(out);
+  headers.push('x-request-id', requestId);
+  if (extra !== undefined) for (const h of extra) headers.push(h);
+  return appendSecurityHeaders(headers);
 }
 
 /** A JSON error answer's body and headers (flat list). */
-export function jsonError(status: number, message: string, requestId: string): { body: string; headers: string[] } {
+export function jsonError(
+  status: number,
+  message: string,
+  requestId: string,
+  extra?: readonly string[],
+): { body: string; headers: string[] } {
   const body = JSON.stringify({ error: message });
   return {
     body,
@@ -122,6 +138,7 @@ export function jsonError(status: number, message: string, requestId: string): {
       'no-store',
       'x-request-id',
       requestId,
+      ...(extra ?? []),
       ...SECURITY_HEADERS,
     ],
   };

@@ -50,7 +50,16 @@ export interface HttpProxyOptions {
 }
 
 export interface HttpProxy {
-  forward(req: IncomingMessage, res: ServerResponse, route: Route, requestId: string, client: ClientInfo, startedAt: number): void;
+  /** `extra`: headers for every answer of this request (CORS on /api), also the gateway's errors. */
+  forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    requestId: string,
+    client: ClientInfo,
+    startedAt: number,
+    extra?: readonly string[],
+  ): void;
   /** GET <upstream>/readyz within timeoutMs: true on a 2xx. */
   probe(name: UpstreamName, path: string, timeoutMs: number): Promise<boolean>;
   /** Closes the pools, waiting at most timeoutMs for in-flight upstream requests. */
@@ -79,6 +88,7 @@ class ProxyHandler implements Dispatcher.DispatchHandler {
     private readonly route: Route,
     private readonly requestId: string,
     private readonly startedAt: number,
+    private readonly extra: readonly string[] | undefined,
   ) {
     res.once('close', this.onClientClose);
   }
@@ -103,7 +113,7 @@ class ProxyHandler implements Dispatcher.DispatchHandler {
     this.status = statusCode;
     const raw = (controller.rawHeaders ?? []) as Array<Buffer | string>;
     if (this.shared.isClosing()) this.res.shouldKeepAlive = false;
-    const headers = clientResponseHeaders(raw, this.requestId);
+    const headers = clientResponseHeaders(raw, this.requestId, false, this.extra);
     this.remaining = contentLength(headers);
     this.res.writeHead(statusCode, headers);
   }
@@ -150,7 +160,7 @@ class ProxyHandler implements Dispatcher.DispatchHandler {
       { reqId: this.requestId, route: this.route.path, upstream: this.route.upstream, status, err },
       'upstream request failed',
     );
-    const answer = jsonError(status, message, this.requestId);
+    const answer = jsonError(status, message, this.requestId, this.extra);
     if (this.shared.isClosing()) res.shouldKeepAlive = false;
     res.writeHead(status, answer.headers);
     res.end(answer.body);
@@ -218,9 +228,10 @@ export function createHttpProxy(options: HttpProxyOptions): HttpProxy {
     client: ClientInfo,
     startedAt: number,
     body: Buffer | null,
+    extra: readonly string[] | undefined,
   ): void {
     const pool = pools.get(route.upstream) as Pool;
-    const handler = new ProxyHandler(shared, res, route, requestId, startedAt);
+    const handler = new ProxyHandler(shared, res, route, requestId, startedAt, extra);
     pool.dispatch(
       {
         method: req.method as string,
@@ -235,14 +246,21 @@ export function createHttpProxy(options: HttpProxyOptions): HttpProxy {
   }
 
   /** 413/408 for a body that was too large or too slow (the connection then closes). */
-  function refuse(res: ServerResponse, route: Route, requestId: string, startedAt: number, failure: BodyFailure): void {
+  function refuse(
+    res: ServerResponse,
+    route: Route,
+    requestId: string,
+    startedAt: number,
+    failure: BodyFailure,
+    extra: readonly string[] | undefined,
+  ): void {
     if (failure === 'aborted' || res.headersSent || res.destroyed) {
       shared.metrics.record(route.path, CLIENT_CLOSED, startedAt);
       return;
     }
     const { status, message } = BODY_FAILURES[failure];
     shared.logger.debug({ reqId: requestId, route: route.path, status }, 'request body refused');
-    const answer = jsonError(status, message, requestId);
+    const answer = jsonError(status, message, requestId, extra);
     // The rest of the body is not wanted: close rather than read it to find the next request.
     res.shouldKeepAlive = false;
     res.writeHead(status, answer.headers);
@@ -251,14 +269,14 @@ export function createHttpProxy(options: HttpProxyOptions): HttpProxy {
   }
 
   return {
-    forward(req, res, route, requestId, client, startedAt) {
+    forward(req, res, route, requestId, client, startedAt, extra) {
       if (!hasBody(req)) {
-        dispatch(req, res, route, requestId, client, startedAt, null);
+        dispatch(req, res, route, requestId, client, startedAt, null, extra);
         return;
       }
       readBody(req, options.body, (body) => {
-        if (typeof body === 'string') refuse(res, route, requestId, startedAt, body);
-        else dispatch(req, res, route, requestId, client, startedAt, body);
+        if (typeof body === 'string') refuse(res, route, requestId, startedAt, body, extra);
+        else dispatch(req, res, route, requestId, client, startedAt, body, extra);
       });
     },
 

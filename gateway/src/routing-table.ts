@@ -1,14 +1,17 @@
 // THE routing table: every public path the gateway forwards, and the service that owns it.
-// Paths the gateway answers itself (/healthz, /readyz, /metrics, /openapi.json, /llms.txt,
-// /llms-full.txt, /.well-known/*) are not here: they fall through to own-routes.
+// The API paths first, then the web client, which takes every path the gateway does not
+// keep for itself. Kept (never sent to web, answered by own-routes: the document, 404, 405
+// or 426): /api and /api/*, /.well-known/*, /healthz, /readyz, /metrics, /openapi.json,
+// /llms.txt, /llms-full.txt — see GATEWAY_SEGMENTS.
 import type { UpstreamName } from './config.js';
 
 /**
  * - `exact`:    the path itself only (`/api/translate`).
  * - `subtree`:  paths below it only (`/api/auth/*`, not `/api/auth`).
  * - `self+subtree`: both (`/api/sites` and `/api/sites/*`).
+ * - `pages`:    every origin-form path (`/…`) outside the gateway's own segments (isPagePath).
  */
-export type Match = 'exact' | 'subtree' | 'self+subtree';
+export type Match = 'exact' | 'subtree' | 'self+subtree' | 'pages';
 
 export interface Route {
   /** Public path prefix, also the `route` label of the metrics. */
@@ -28,7 +31,44 @@ export const HTTP_ROUTES: readonly Route[] = [
   { path: '/sitemap.xml', match: 'exact', upstream: 'sites' },
   { path: '/api/messages', match: 'self+subtree', upstream: 'chat' },
   { path: '/api/translate', match: 'exact', upstream: 'translate' },
+  // Last: everything else is a page (`/`, `/site/x`, `/assets/…`, `/favicon.ico`, `/robots.txt`).
+  { path: '/', match: 'pages', upstream: 'web' },
 ];
+
+/**
+ * First path segments the gateway keeps, compared case-insensitively and with or without
+ * anything after them: web's router (express) matches paths case-insensitively and ignores
+ * a trailing slash, so `/Metrics` or `/healthz/` sent there could reach web's own
+ * /metrics or /healthz. Unknown paths under them are the gateway's 404 JSON.
+ */
+export const GATEWAY_SEGMENTS: ReadonlySet<string> = new Set([
+  'api',
+  '.well-known',
+  'healthz',
+  'readyz',
+  'metrics',
+  'openapi.json',
+  'llms.txt',
+  'llms-full.txt',
+]);
+
+/**
+ * Is this path (no query) one of web's: origin-form (`/…`, not `*` nor an absolute URL),
+ * and its first segment, percent-decoded and lower-cased, not one the gateway keeps?
+ */
+export function isPagePath(path: string): boolean {
+  if (path.charCodeAt(0) !== 47 /* '/' */) return false;
+  const slash = path.indexOf('/', 1);
+  let segment = slash === -1 ? path.slice(1) : path.slice(1, slash);
+  if (segment.includes('%')) {
+    try {
+      segment = decodeURIComponent(segment);
+    } catch {
+      return false; // not a path any router would take: the gateway's 404
+    }
+  }
+  return !GATEWAY_SEGMENTS.has(segment.toLowerCase());
+}
 
 /** WebSocket upgrades (`Upgrade: websocket`); any other upgrade is refused. */
 export const WS_ROUTES: readonly Route[] = [{ path: '/api/ws', match: 'exact', upstream: 'realtime' }];
@@ -40,6 +80,7 @@ export function pathOf(url: string): string {
 }
 
 function matches(route: Route, path: string): boolean {
+  if (route.match === 'pages') return isPagePath(path);
   if (!path.startsWith(route.path)) return false;
   if (path.length === route.path.length) return route.match !== 'subtree';
   // Only a whole segment counts: /api/sites/x yes, /api/sitesx no.

@@ -2,7 +2,8 @@
 // helmet with a configuration for an API rather than for HTML pages (OWASP REST Security
 // Cheat Sheet): nothing here is meant to run scripts, load sub-resources or be framed, and
 // no answer may be sniffed into another type. A service that sends its own value of one of
-// them (a different CSP, say) keeps it.
+// them (a different CSP, say) keeps it: web's pages send their own CSP and headers, and
+// these are only the default where an answer has none.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 
@@ -32,10 +33,17 @@ export const SECURITY_HEADERS: readonly string[] = (() => {
   return recorded;
 })();
 
-/** Appends to a flat header list the security headers it does not already name. */
+/**
+ * Appends to a flat header list the security headers it does not already name: an
+ * upstream's own value always wins (web's pages send their own CSP, Referrer-Policy…; the
+ * API services theirs), and the strict API default fills only the gaps. An upstream that
+ * sends `Content-Security-Policy-Report-Only` (a policy being tried out) and no enforced
+ * one has made its CSP choice: no default CSP is added, which would block the page.
+ */
 export function appendSecurityHeaders(headers: string[]): string[] {
   const named = new Set<string>();
   for (let i = 0; i < headers.length; i += 2) named.add((headers[i] as string).toLowerCase());
+  if (named.has('content-security-policy-report-only')) named.add('content-security-policy');
   for (let i = 0; i < SECURITY_HEADERS.length; i += 2) {
     const name = SECURITY_HEADERS[i] as string;
     if (!named.has(name)) headers.push(name, SECURITY_HEADERS[i + 1] as string);

@@ -11,12 +11,14 @@ import { createLogger as createServiceLogger, type Logger } from '@svc/service-k
 import { clientInfo, compileTrust } from './client-ip.js';
 import type { GatewayConfig, UpstreamName } from './config.js';
 import { CAP_RETRY_AFTER_S, createConnectionCap } from './connection-cap.js';
+import { createCors, isApiPath, isPreflight } from './cors.js';
 import { jsonError, rawJsonError } from './headers.js';
 import { createHttpProxy } from './http-proxy.js';
 import { createMetrics } from './metrics.js';
 import { createOwnRoutes } from './own-routes.js';
 import { requestIdFrom } from './request-id.js';
-import { findRoute, HTTP_ROUTES, WS_ROUTES } from './routing-table.js';
+import { findRoute, HTTP_ROUTES, pathOf, WS_ROUTES } from './routing-table.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 import { createWsProxy } from './ws-proxy.js';
 
 export interface GatewayOptions {
@@ -89,6 +91,35 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   });
 
   const cap = createConnectionCap(config.maxConnectionsPerIp, trust);
+  const cors = createCors(config.corsOrigins);
+
+  /**
+   * A CORS preflight on /api, answered here without calling a service: 204 with the allow
+   * headers for a listed origin, 403 JSON (no CORS headers) for any other, or when
+   * CORS_ORIGINS is empty.
+   */
+  function answerPreflight(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    requestId: string,
+    routePath: string,
+    startedAt: number,
+  ): void {
+    const allow = cors?.preflightHeaders(req.headers.origin);
+    if (closing) res.shouldKeepAlive = false;
+    let status: number;
+    if (allow === undefined) {
+      status = 403;
+      const answer = jsonError(status, 'Origin not allowed', requestId);
+      res.writeHead(status, answer.headers);
+      res.end(answer.body);
+    } else {
+      status = 204;
+      res.writeHead(status, ['x-request-id', requestId, ...allow, ...SECURITY_HEADERS]);
+      res.end();
+    }
+    metrics.record(routePath, status, startedAt);
+  }
 
   const server = http.createServer(
     {
@@ -104,21 +135,35 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     (req, res) => {
       const startedAt = performance.now();
       const requestId = requestIdFrom(req.headers['x-request-id']);
-      const route = findRoute(HTTP_ROUTES, req.url as string);
+      const url = req.url as string;
+      const route = findRoute(HTTP_ROUTES, url);
+      // /api only: the CORS headers of this answer, and preflights answered here. A page
+      // (web) answer never gets either, so a request that needs neither pays one compare.
+      let extra: readonly string[] | undefined;
+      let preflight = false;
+      if ((cors !== undefined || req.method === 'OPTIONS') && route?.upstream !== 'web' && isApiPath(pathOf(url))) {
+        if (cors !== undefined) extra = cors.answerHeaders(req.headers.origin);
+        preflight = isPreflight(req.method, req.headers);
+      }
       if (cap !== undefined && cap.refused(req.socket)) {
-        const answer = jsonError(TOO_MANY.status, TOO_MANY.message, requestId);
+        const answer = jsonError(TOO_MANY.status, TOO_MANY.message, requestId, extra);
         res.shouldKeepAlive = false;
         res.writeHead(TOO_MANY.status, [...answer.headers, ...TOO_MANY.extra]);
         res.end(answer.body);
         metrics.record(route?.path ?? 'other', TOO_MANY.status, startedAt);
         return;
       }
+      if (preflight) {
+        answerPreflight(req, res, requestId, route?.path ?? 'other', startedAt);
+        return;
+      }
       if (route !== undefined) {
-        proxy.forward(req, res, route, requestId, clientInfo(req, trust), startedAt);
+        proxy.forward(req, res, route, requestId, clientInfo(req, trust), startedAt, extra);
         return;
       }
       req.headers['x-request-id'] = requestId;
       res.setHeader('x-request-id', requestId);
+      if (extra !== undefined) for (let i = 0; i < extra.length; i += 2) res.appendHeader(extra[i] as string, extra[i + 1] as string);
       if (closing) res.shouldKeepAlive = false;
       app(req, res);
     },

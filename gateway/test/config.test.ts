@@ -22,7 +22,13 @@ describe('loadConfig', () => {
       chat: 'http://127.0.0.1:4004',
       translate: 'http://127.0.0.1:4005',
       realtime: 'http://127.0.0.1:4006',
+      web: 'http://127.0.0.1:4007',
     });
+    expect(config.corsOrigins).toEqual([]);
+  });
+
+  it('reads WEB_URL', () => {
+    expect(loadConfig({ WEB_URL: 'http://web:4007' }).upstreams.web).toBe('http://web:4007');
   });
 
   it('reads the *_URL settings', () => {
@@ -60,6 +66,9 @@ describe('loadConfig', () => {
     { GATEWAY_BODY_TIMEOUT_MS: '-1' },
     { GATEWAY_MAX_BODY_BYTES: '1.5' },
     { GATEWAY_MAX_CONNECTIONS_PER_IP: '-1' },
+    { WEB_URL: 'web:4007' },
+    { CORS_ORIGINS: 'https://a.example/app' },
+    { CORS_ORIGINS: '*' },
   ])(
     'rejects %p',
     (env) => {
@@ -90,6 +99,45 @@ describe('findRoute', () => {
     expect(findRoute(HTTP_ROUTES, '/api/sites2')).toBeUndefined();
     expect(findRoute(HTTP_ROUTES, '/api/v1?x')).toBeUndefined();
     expect(findRoute(HTTP_ROUTES, 'http://evil/api/v1/apps')).toBeUndefined();
+  });
+
+  it('sends every other origin-form path to web', () => {
+    for (const url of ['/', '/?q=1', '/site/x', '/apps', '/assets/a.js', '/favicon.ico', '/robots.txt', '/apix', '/sitemap.xml/x', '//api/v1']) {
+      expect([url, findRoute(HTTP_ROUTES, url)?.upstream]).toEqual([url, 'web']);
+    }
+  });
+
+  it('keeps its own segments from web, in any case and with anything after them', () => {
+    for (const url of [
+      '/api',
+      '/api/',
+      '/api/unknown',
+      '/API/v1/apps',
+      '/%61pi/v1',
+      '/%2e%77ell-known/x',
+      '/.well-known/mcp.json',
+      '/healthz',
+      '/healthz/',
+      '/HEALTHZ',
+      '/readyz?x',
+      '/metrics',
+      '/Metrics/',
+      '/openapi.json',
+      '/OpenAPI.json/x',
+      '/llms.txt',
+      '/llms-full.txt',
+      '/%zz',
+      '*',
+      'http://evil/',
+      '',
+    ]) {
+      expect([url, findRoute(HTTP_ROUTES, url)]).toEqual([url, undefined]);
+    }
+  });
+
+  it('has the page route last, after every API route', () => {
+    expect(HTTP_ROUTES.at(-1)).toEqual({ path: '/', match: 'pages', upstream: 'web' });
+    expect(HTTP_ROUTES.filter((r) => r.upstream === 'web')).toHaveLength(1);
   });
 });
 

@@ -26,11 +26,21 @@ export interface Stub {
   close(): Promise<void>;
 }
 
+/** What web sends with its pages (a stub path ending in `/page-headers` answers with them). */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'self'; script-src 'self' 'nonce-abc'; frame-ancestors 'none'",
+  'cache-control': 'private, no-cache',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'SAMEORIGIN',
+  'cross-origin-opener-policy': 'same-origin-allow-popups',
+};
+
 /**
  * A service stand-in. Answers JSON describing what it received:
  * `{ service, method, url, headers, bytes, sha256 }`. Special paths (under any prefix):
  * `.../slow` answers after 2 s, `.../drip` sends one chunk then hangs, `.../cookies` sets two
- * cookies; `/readyz` answers 200 or 503 after `stub.ready`.
+ * cookies, `.../own-csp`, `.../page-headers`, `.../report-only` and `.../own-cors` send
+ * security or CORS headers of their own; `/readyz` answers 200 or 503 after `stub.ready`.
  */
 export async function startStub(name: string): Promise<Stub> {
   let onAbort: (url: string) => void = () => {};
@@ -57,6 +67,12 @@ export async function startStub(name: string): Promise<Stub> {
         const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'x-request-id': 'upstream-own-id' };
         if (url.endsWith('/cookies')) headers['set-cookie'] = ['a=1; Path=/', 'b=2; Path=/; HttpOnly'];
         if (url.endsWith('/own-csp')) headers['content-security-policy'] = "img-src 'self'";
+        if (url.endsWith('/page-headers')) Object.assign(headers, PAGE_HEADERS);
+        if (url.endsWith('/report-only')) headers['content-security-policy-report-only'] = "default-src 'self'";
+        if (url.endsWith('/own-cors')) {
+          headers['access-control-allow-origin'] = '*';
+          headers.vary = 'Accept-Encoding';
+        }
         res.writeHead(201, headers);
         res.end(body);
       };
@@ -120,6 +136,7 @@ export async function startGateway(
     maxBodyBytes: 64 * 1024,
     maxConnectionsPerIp: 256,
     publicBaseUrl: 'https://svc.test',
+    corsOrigins: [],
     ...overrides,
   };
   const gateway = createGateway(config, { logger: pino({ level: 'silent' }), defaultMetrics: false, buildDiscovery });

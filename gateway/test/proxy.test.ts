@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, createHash } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import type { UpstreamName } from '../src/config.js';
-import { closedPortUrl, request, startGateway, startStubs, urlsOf, type RunningGateway, type Stub } from './helpers.js';
+import {
+  closedPortUrl,
+  PAGE_HEADERS,
+  request,
+  startGateway,
+  startStubs,
+  urlsOf,
+  type RunningGateway,
+  type Stub,
+} from './helpers.js';
 
 let stubs: Record<UpstreamName, Stub>;
 let gw: RunningGateway;
@@ -37,9 +47,33 @@ describe('routing table', () => {
     ['GET', '/api/messages?limit=5', 'chat'],
     ['POST', '/api/messages/7/like', 'chat'],
     ['POST', '/api/translate', 'translate'],
+    // Every other path is a page: the web client.
+    ['GET', '/', 'web'],
+    ['HEAD', '/', 'web'],
+    ['GET', '/?lang=fr', 'web'],
+    ['GET', '/site/example.com', 'web'],
+    ['GET', '/apps', 'web'],
+    ['GET', '/apps/some-app?tab=reviews', 'web'],
+    ['POST', '/login', 'web'],
+    ['PUT', '/settings', 'web'],
+    ['DELETE', '/bookmarks/1', 'web'],
+    ['GET', '/assets/entry.client-AbC123.js', 'web'],
+    ['GET', '/favicon.ico', 'web'],
+    ['GET', '/robots.txt', 'web'],
+    ['GET', '/apix', 'web'],
+    ['GET', '/apis/x', 'web'],
+    ['GET', '/sitemap.xml/x', 'web'],
+    ['GET', '/healthzz', 'web'],
+    ['GET', '/well-known/x', 'web'],
+    ['GET', '//api/v1/apps', 'web'],
   ])('%s %s → %s', async (method, path, service) => {
     const res = await request(gw.url + path, { method });
     expect(res.status).toBe(201);
+    if (method === 'HEAD') {
+      expect([res.text, res.headers['content-type']]).toEqual(['', 'application/json']);
+      expect(stubs[service as UpstreamName].seen.at(-1)).toMatchObject({ method, url: path });
+      return;
+    }
     const body = res.json();
     expect(body.service).toBe(service);
     expect(body.url).toBe(path);
@@ -54,20 +88,41 @@ describe('routing table', () => {
     '/api/clicks',
     '/api/translate/extra',
     '/api/unknown',
+    '/api/',
+    '/api',
     '/API/V1/apps',
-    '/sitemap.xml/x',
+    '/Api/unknown',
+    '/%61pi/v1/apps',
     '/openapi.json/x',
     '/openapi.json/',
     '/OPENAPI.JSON',
+    '/LLMS.txt',
     '/HEALTHZ',
+    '/healthz/',
+    '/Metrics',
+    '/metrics/',
+    '/readyz/x',
     '/.well-known/other.json',
-  ])('%s → 404 JSON from the gateway', async (path) => {
+    '/.well-known/',
+    '/.WELL-KNOWN/security.txt',
+    '/%zz',
+  ])('%s → 404 JSON from the gateway (never web)', async (path) => {
     const res = await request(gw.url + path);
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json()).toEqual({ error: 'Not found' });
     expect(res.headers['x-request-id']).toMatch(UUID);
+    expect(stubs.web.seen.some((s) => s.url === path)).toBe(false);
   });
+
+  it.each(['*', 'http://evil.example/', 'http://evil.example/api/v1/apps'])(
+    'a request target that is not a path (%s) → 404 JSON, not web',
+    async (target) => {
+      const res = await rawRequest(gw.port, `OPTIONS ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(res).toMatch(/^HTTP\/1\.1 404 /);
+      expect(stubs.web.seen.some((s) => s.url === target)).toBe(false);
+    },
+  );
 
   it('plain HTTP on /api/ws is 426 JSON', async () => {
     const res = await request(`${gw.url}/api/ws`);
@@ -229,7 +284,15 @@ describe('own routes', () => {
     expect(ok.status).toBe(200);
     expect(ok.json()).toEqual({
       status: 'ready',
-      services: { auth: 'ready', 'app-store': 'ready', sites: 'ready', chat: 'ready', translate: 'ready', realtime: 'ready' },
+      services: {
+        auth: 'ready',
+        'app-store': 'ready',
+        sites: 'ready',
+        chat: 'ready',
+        translate: 'ready',
+        realtime: 'ready',
+        web: 'ready',
+      },
     });
     stubs.chat.ready = false;
     try {
@@ -238,6 +301,17 @@ describe('own routes', () => {
       expect(ko.json()).toMatchObject({ status: 'unavailable', services: { chat: 'unavailable', auth: 'ready' } });
     } finally {
       stubs.chat.ready = true;
+    }
+  });
+
+  it('GET /readyz is 503 while web is not ready: the origin serves no pages without it', async () => {
+    stubs.web.ready = false;
+    try {
+      const ko = await request(`${gw.url}/readyz`);
+      expect(ko.status).toBe(503);
+      expect(ko.json()).toMatchObject({ status: 'unavailable', services: { web: 'unavailable', auth: 'ready' } });
+    } finally {
+      stubs.web.ready = true;
     }
   });
 
@@ -258,6 +332,12 @@ describe('own routes', () => {
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/gateway_requests_total\{route="\/api\/v1",status="201"\} \d+/);
     expect(res.text).toMatch(/gateway_request_duration_seconds_bucket\{le="0.005",route="\/api\/v1",status="201"\}/);
+  });
+
+  it('GET /metrics counts every page under the route label "/"', async () => {
+    await request(`${gw.url}/site/x`);
+    const res = await request(`${gw.url}/metrics`);
+    expect(res.text).toMatch(/gateway_requests_total\{route="\/",status="201"\} \d+/);
   });
 });
 
@@ -290,7 +370,8 @@ describe('security headers', () => {
     ['a proxied answer', '/api/v1/apps'],
     ['the gateway’s own answer', '/healthz'],
     ['a discovery document', '/llms.txt'],
-    ['the gateway’s 404', '/nowhere'],
+    ['the gateway’s 404', '/api/nowhere'],
+    ['a page answer that sets none of them', '/site/x'],
   ])('%s carries them', async (_what, path) => {
     const res = await request(gw.url + path);
     expect(res.status).toBeLessThan(500);
@@ -322,3 +403,56 @@ describe('security headers', () => {
     expect(cookies.headers['x-frame-options']).toBe('DENY');
   });
 });
+
+describe('page answers (web)', () => {
+  it('keep every header web sets, unchanged and not doubled', async () => {
+    const res = await request(`${gw.url}/site/x/page-headers`);
+    expect(res.status).toBe(201);
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) {
+      expect([name, res.headers[name]]).toEqual([name, value]);
+      const lines = res.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === name);
+      expect([name, lines.length]).toEqual([name, 1]);
+    }
+    // What web did not send is filled with the strict default.
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['strict-transport-security']).toBe(SECURITY_HEADERS_EXPECTED['strict-transport-security']);
+    // No CORS on pages, whatever the Origin.
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('get no default CSP when web sends a report-only policy (a CSP being tried out)', async () => {
+    const res = await request(`${gw.url}/report-only`);
+    expect(res.headers['content-security-policy-report-only']).toBe("default-src 'self'");
+    expect(res.headers['content-security-policy']).toBeUndefined();
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('carry the caller’s cookies to web and every Set-Cookie back', async () => {
+    const res = await request(`${gw.url}/account/cookies`, { headers: { cookie: 'sn_token=abc' } });
+    expect(res.json().headers?.cookie).toBe('sn_token=abc');
+    expect(res.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/; HttpOnly']);
+  });
+
+  it('are a 502 JSON when web is down, while the API keeps working', async () => {
+    const down = await startGateway({ ...urlsOf(stubs), web: await closedPortUrl() });
+    try {
+      const page = await request(`${down.url}/`);
+      expect(page.status).toBe(502);
+      expect(page.json()).toEqual({ error: 'Bad gateway' });
+      expect((await request(`${down.url}/api/v1/apps`)).status).toBe(201);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+/** One raw request on a fresh connection; resolves with everything the gateway sent back. */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', reject);
+  });
+}

@@ -1,6 +1,7 @@
 // The routing table against the contract: every public endpoint of both interfaces and
-// docs/decisions.md (packages/types' catalogue) reaches the service that owns it, and the
-// table routes nothing the contract does not name.
+// docs/decisions.md (packages/types' catalogue) reaches the service that owns it, none of
+// them reaches the web client (pages are not API endpoints), and every API route of the
+// table serves an endpoint the contract names.
 import { describe, expect, it } from '@jest/globals';
 import { ENDPOINTS } from '@svc/types';
 import { HTTP_ROUTES, WS_ROUTES, findRoute } from '../src/routing-table.js';
@@ -15,8 +16,18 @@ describe('routing table vs the endpoint catalogue', () => {
     else expect(route?.upstream).toBe(endpoint.service);
   });
 
-  it('has no route that no endpoint uses', () => {
-    for (const route of [...HTTP_ROUTES, ...WS_ROUTES]) {
+  it('sends no endpoint of the catalogue, in any case or with a trailing slash, to web', () => {
+    for (const e of ENDPOINTS) {
+      for (const path of [concrete(e.path), concrete(e.path).toUpperCase(), `${concrete(e.path)}/`]) {
+        // /sitemap.xml is the one catalogue path outside the gateway's own segments.
+        if (e.path === '/sitemap.xml' && path !== e.path) continue;
+        expect([path, findRoute(HTTP_ROUTES, path)?.upstream === 'web']).toEqual([path, false]);
+      }
+    }
+  });
+
+  it('has no API route that no endpoint uses (the page route serves web, not the catalogue)', () => {
+    for (const route of [...HTTP_ROUTES, ...WS_ROUTES].filter((r) => r.upstream !== 'web')) {
       const used = ENDPOINTS.some(
         (e) => e.service === route.upstream && findRoute([route], concrete(e.path)) !== undefined,
       );
