@@ -1,7 +1,7 @@
 // `npm start`: installs what is needed (pnpm included), builds, applies migrations,
-// starts the gateway, every service and the sites worker under the supervisor, waits until
-// all are ready and prints the URL. A process that exits is restarted (supervisor.mjs);
-// Ctrl-C stops everything.
+// starts the gateway, every service, the web client and the sites worker under the
+// supervisor, waits until all are ready and prints the URL of the home page. A process that
+// exits is restarted (supervisor.mjs); Ctrl-C stops everything.
 import path from 'node:path';
 import { ROOT, ensureDependencies, installDependencies, log, migrate, run } from './lib.mjs';
 import { supervise } from './supervisor.mjs';
@@ -9,6 +9,7 @@ import { useProjectNode } from './toolchain.mjs';
 
 await useProjectNode();
 
+const GATEWAY_PORT = Number(process.env.PORT ?? 8080);
 const PROCESSES = [
   { name: 'auth', dir: 'services/auth', entry: 'dist/main.js', port: 4001 },
   { name: 'app-store', dir: 'services/app-store', entry: 'dist/main.js', port: 4002 },
@@ -17,8 +18,15 @@ const PROCESSES = [
   { name: 'chat', dir: 'services/chat', entry: 'dist/main.js', port: 4004 },
   { name: 'translate', dir: 'services/translate', entry: 'dist/main.js', port: 4005 },
   { name: 'realtime', dir: 'services/realtime', entry: 'dist/main.js', port: 4006 },
-  { name: 'gateway', dir: 'gateway', entry: 'dist/main.js', port: Number(process.env.PORT ?? 8080) },
+  // The server-rendered pages (it also needs services/web/build from its build).
+  { name: 'web', dir: 'services/web', entry: 'dist/main.js', port: 4007 },
+  { name: 'gateway', dir: 'gateway', entry: 'dist/main.js', port: GATEWAY_PORT },
 ];
+/** Settings of one process beyond the shared environment (which wins when it sets them). */
+const OWN_ENV = {
+  // web calls the API through the gateway: follow the gateway's port.
+  web: { API_BASE_URL: `http://127.0.0.1:${GATEWAY_PORT}` },
+};
 
 log(`running on Node ${process.version} (.tools/, scripts/toolchain.mjs)`);
 installDependencies();
@@ -33,7 +41,7 @@ const supervisor = supervise(
     name: p.name,
     args: [p.entry],
     cwd: path.join(ROOT, p.dir),
-    env: { NODE_ENV: 'development', ...process.env, PORT: String(p.port) },
+    env: { NODE_ENV: 'development', ...OWN_ENV[p.name], ...process.env, PORT: String(p.port) },
     readyUrl: `http://127.0.0.1:${p.port}/readyz`,
   })),
 );
@@ -41,5 +49,6 @@ const supervisor = supervise(
 if (await supervisor.waitUntilReady(60_000)) {
   const gateway = PROCESSES.find((p) => p.name === 'gateway');
   log(`all ${PROCESSES.length} processes are ready`);
-  log(`the API is at http://localhost:${gateway.port}  (Node ${process.version}; Ctrl-C stops everything)`);
+  log(`the API is at http://localhost:${gateway.port}/api  (Node ${process.version}; Ctrl-C stops everything)`);
+  log(`open http://localhost:${gateway.port}/ in a browser`);
 }
