@@ -28,7 +28,7 @@ const DATABASE_SETTING = {
 } as const;
 
 export type ServiceWithDatabase = keyof typeof DATABASE_SETTING;
-export type ServiceName = ServiceWithDatabase | 'realtime' | 'translate';
+export type ServiceName = ServiceWithDatabase | 'realtime' | 'translate' | 'web';
 
 /** The migrations folder of a service (for `createTestDatabase`). */
 export const migrationsOf = (service: ServiceWithDatabase) =>
@@ -37,6 +37,8 @@ export const migrationsOf = (service: ServiceWithDatabase) =>
 export interface StartOptions {
   /** How long /healthz may take to answer 200 (default 20 s). */
   healthTimeoutMs?: number;
+  /** Listen on this port (picked with freePort beforehand) instead of a fresh one. */
+  port?: number;
 }
 
 export interface TestSystem {
@@ -88,7 +90,7 @@ export function createTestSystem(): TestSystem {
   };
 
   const start = async (entry: string, env: Record<string, string>, options: StartOptions = {}) => {
-    const proc = await spawnService({ cwd: ROOT, entry, env });
+    const proc = await spawnService({ cwd: ROOT, entry, env, port: options.port });
     processes.push(proc);
     let stopping = false;
     closers.push(() => {

@@ -36,8 +36,10 @@ export async function spawnService(opts: {
   entry: string;
   env?: Record<string, string>;
   source?: boolean;
+  /** A port chosen beforehand (two processes that must know each other's address). */
+  port?: number;
 }): Promise<ServiceProcess> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const args = opts.source
     ? ['--import', 'tsx', '--conditions=development', opts.entry]
     : [opts.entry];

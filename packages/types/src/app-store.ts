@@ -1,46 +1,29 @@
 // Application listing interface under /api/v1 (docs/api-reference.md, docs/decisions.md §3–4).
 import { z } from 'zod';
 import { Id, IsoDateTime, OffsetPaginationMeta, OffsetPaginationQuery } from './common.js';
+import {
+  APP_CATEGORIES,
+  APP_OPEN_MODES,
+  APP_TYPES,
+  ICON_SVG_MAX_LENGTH,
+  REPORT_REASONS,
+} from './constants.js';
 
-export const APP_CATEGORIES = [
-  'tools',
-  'games',
-  'social',
-  'finance',
-  'productivity',
-  'education',
-  'entertainment',
-  'developer',
-  'news',
-  'lifestyle',
-  'defi',
-  'nft',
-] as const;
 export const AppCategory = z.enum(APP_CATEGORIES);
 export type AppCategory = z.infer<typeof AppCategory>;
 
-export const AppType = z.enum(['web', 'pwa', 'dapp']);
+export const AppType = z.enum(APP_TYPES);
 export type AppType = z.infer<typeof AppType>;
 
-export const AppOpenMode = z.enum(['iframe', 'external']);
+export const AppOpenMode = z.enum(APP_OPEN_MODES);
 export type AppOpenMode = z.infer<typeof AppOpenMode>;
 
 export const AppStatus = z.enum(['approved', 'blocked']);
 export type AppStatus = z.infer<typeof AppStatus>;
 
-export const REPORT_REASONS = [
-  'spam',
-  'malware',
-  'phishing',
-  'illegal',
-  'inappropriate',
-  'other',
-] as const;
 export const ReportReason = z.enum(REPORT_REASONS);
 export type ReportReason = z.infer<typeof ReportReason>;
 
-/** The 5th distinct reporter blocks the app. */
-export const REPORT_BLOCK_THRESHOLD = 5;
 
 // ---- field rules (docs/decisions.md §4) -------------------------------------------------------
 
@@ -72,8 +55,6 @@ export type AppChain = z.infer<typeof AppChain>;
 export const HexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Colour must be #rrggbb');
 export type HexColor = z.infer<typeof HexColor>;
 
-/** 20 KB. Only length and type here; removing scripts/handlers/external refs is a service rule. */
-export const ICON_SVG_MAX_LENGTH = 20480;
 export const IconSvg = z.string().max(ICON_SVG_MAX_LENGTH);
 export type IconSvg = z.infer<typeof IconSvg>;
 

@@ -1,10 +1,8 @@
 // Public chat room: messages, likes and entrance messages (docs/api-reference.md, docs/decisions.md §5).
 import { z } from 'zod';
 import { Id, IsoDateTime, LimitParam } from './common.js';
+import { CHAT_MESSAGE_MAX_LENGTH } from './constants.js';
 
-export const CHAT_MESSAGE_MAX_LENGTH = 200;
-/** Content of every entrance message; clients render it translated. */
-export const ENTRANCE_CONTENT = 'entered';
 /** One entrance message per IP per this many seconds. */
 export const ENTRANCE_COOLDOWN_SECONDS = 10 * 60;
 

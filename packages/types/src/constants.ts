@@ -30,3 +30,41 @@ export const SITE_TAGS = [
   '生活',
   '社交',
 ] as const;
+
+// ---- app store ---------------------------------------------------------------------------
+
+export const APP_CATEGORIES = [
+  'tools',
+  'games',
+  'social',
+  'finance',
+  'productivity',
+  'education',
+  'entertainment',
+  'developer',
+  'news',
+  'lifestyle',
+  'defi',
+  'nft',
+] as const;
+export const APP_TYPES = ['web', 'pwa', 'dapp'] as const;
+/** `iframe`: opened in a window of the user's desktop; `external`: in a new tab. */
+export const APP_OPEN_MODES = ['iframe', 'external'] as const;
+export const REPORT_REASONS = [
+  'spam',
+  'malware',
+  'phishing',
+  'illegal',
+  'inappropriate',
+  'other',
+] as const;
+/** The 5th distinct reporter blocks the app. */
+export const REPORT_BLOCK_THRESHOLD = 5;
+/** 20 KB. Only length and type in the schema; removing scripts/handlers/external refs is a service rule. */
+export const ICON_SVG_MAX_LENGTH = 20480;
+
+// ---- chat --------------------------------------------------------------------------------
+
+export const CHAT_MESSAGE_MAX_LENGTH = 200;
+/** Content of every entrance message; clients render it translated. */
+export const ENTRANCE_CONTENT = 'entered';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
+import { APP_CATEGORIES } from '../src/constants.js';
 import {
-  APP_CATEGORIES,
   ApiKeyListResponse,
   App,
   AppDetail,
