@@ -7,8 +7,12 @@
 #                -t ghcr.io/svc-platform/sites-worker .
 #   docker build --target migrate -t ghcr.io/svc-platform/migrate .
 #
-# SERVICE is gateway | auth | app-store | sites | chat | translate | realtime.
-# The `deps` and `build` stages do not depend on SERVICE, so building the seven images
+#   docker build --build-arg SERVICE=web -t ghcr.io/svc-platform/web .
+#
+# SERVICE is gateway | auth | app-store | sites | chat | translate | realtime | web.
+# web (the server-rendered pages) also ships services/web/build, the React Router build
+# (server bundle + client assets) its dist/main.js serves.
+# The `deps` and `build` stages do not depend on SERVICE, so building the eight images
 # from one context reuses them from the layer cache: the workspace is installed and
 # compiled once, and only the small per-service `deploy`/`runtime` stages differ.
 
@@ -65,20 +69,30 @@ CMD ["node", "scripts/migrate.mjs"]
 # `pnpm deploy --prod` copies the package and installs its prod dependency tree from the
 # store (workspace packages such as @svc/service-kit are copied with their built dist).
 # `--legacy` because the workspace does not set inject-workspace-packages, which pnpm 10's
-# new deploy requires.
+# new deploy requires. Then /out is pruned to what is shipped: package.json, node_modules,
+# dist, and for web its build/ (git-ignored, so pnpm deploy leaves it out: copied here).
 FROM build AS deploy
 ARG SERVICE
 RUN set -eu; \
     case "${SERVICE:-}" in \
-      gateway|auth|app-store|sites|chat|translate|realtime) ;; \
-      *) echo "build arg SERVICE must be one of gateway auth app-store sites chat translate realtime, got '${SERVICE:-}'" >&2; exit 1 ;; \
+      gateway|auth|app-store|sites|chat|translate|realtime|web) ;; \
+      *) echo "build arg SERVICE must be one of gateway auth app-store sites chat translate realtime web, got '${SERVICE:-}'" >&2; exit 1 ;; \
     esac; \
     pnpm --filter "@svc/${SERVICE}" deploy --legacy --prod /out; \
-    test -d /out/dist || { echo "@svc/${SERVICE} has no dist/ after the build" >&2; exit 1; }
+    test -d /out/dist || { echo "@svc/${SERVICE} has no dist/ after the build" >&2; exit 1; }; \
+    if [ "${SERVICE}" = web ]; then \
+      test -f services/web/build/server/index.js && test -d services/web/build/client \
+        || { echo "@svc/web has no build/server/index.js and build/client/ after the build" >&2; exit 1; }; \
+      rm -rf /out/build && cp -R services/web/build /out/build; \
+    fi; \
+    find /out -mindepth 1 -maxdepth 1 \
+      ! -name package.json ! -name node_modules ! -name dist ! -name build \
+      -exec rm -rf {} +
 
 # ---------------------------------------------------------------------------------------
 # runtime: the image that is shipped. Fresh slim base: no pnpm, no compiler, no sources
-# of other services, no dev dependencies. Only package.json, dist and node_modules.
+# of other services, no dev dependencies. Only package.json, dist and node_modules (web:
+# and build/, its server bundle and client assets), as pruned in `deploy`.
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE
 # Which compiled file to start: dist/main.js for every service, dist/worker/main.js for
@@ -90,11 +104,11 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Owned by root and only readable by the process user: the running service cannot
 # rewrite its own code or dependencies.
-COPY --from=deploy /out/package.json ./package.json
-COPY --from=deploy /out/node_modules ./node_modules
-COPY --from=deploy /out/dist ./dist
+COPY --from=deploy /out/ ./
 # Fail the build, not the rollout, when ENTRY names a file that was not compiled.
-RUN test -f "/app/${ENTRY}" || { echo "ENTRY ${ENTRY} not found in the image" >&2; exit 1; }
+RUN test -f "/app/${ENTRY}" || { echo "ENTRY ${ENTRY} not found in the image" >&2; exit 1; }; \
+    if [ "${SERVICE}" = web ]; then test -f /app/build/server/index.js && test -d /app/build/client \
+      || { echo "web image without build/" >&2; exit 1; }; fi
 # uid 1000 is the image's `node` user; numeric so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
 # No HEALTHCHECK here: the port depends on SERVICE and on PORT at run time; compose and

@@ -42,6 +42,10 @@ interface ProcessSpec {
   k8sService: boolean;
   hpa: boolean;
   usesDatabase: boolean;
+  /** Reads Redis (REDIS_URL from the Secret, compose waits for Redis). Default true. */
+  usesRedis?: boolean;
+  /** Files of the package the image must ship besides dist/ (web: its React Router build). */
+  shipsDirs?: string[];
 }
 
 const PROCESSES: Record<string, ProcessSpec> = {
@@ -57,8 +61,10 @@ const PROCESSES: Record<string, ProcessSpec> = {
       'CHAT_URL',
       'TRANSLATE_URL',
       'REALTIME_URL',
+      'WEB_URL',
       'TRUST_PROXY',
       'PUBLIC_BASE_URL',
+      'CORS_ORIGINS',
     ],
     urls: {
       AUTH_URL: 'auth',
@@ -67,6 +73,7 @@ const PROCESSES: Record<string, ProcessSpec> = {
       CHAT_URL: 'chat',
       TRANSLATE_URL: 'translate',
       REALTIME_URL: 'realtime',
+      WEB_URL: 'web',
     },
     k8sService: true,
     hpa: true,
@@ -150,11 +157,27 @@ const PROCESSES: Record<string, ProcessSpec> = {
     hpa: true,
     usesDatabase: false,
   },
+  // The server-rendered pages: the gateway sends it every page path; it calls the API back
+  // through the gateway. No database, no Redis, no secret.
+  web: {
+    port: 4007,
+    pkgDir: 'services/web',
+    service: 'web',
+    entry: 'dist/main.js',
+    needs: ['API_BASE_URL', 'PUBLIC_BASE_URL', 'CAPTCHA_SITE_KEY'],
+    urls: { API_BASE_URL: 'gateway' },
+    k8sService: true,
+    hpa: true,
+    usesDatabase: false,
+    usesRedis: false,
+    shipsDirs: ['build'],
+  },
 };
 const NAMES = Object.keys(PROCESSES);
-const SERVICE_ARGS = ['gateway', 'auth', 'app-store', 'sites', 'chat', 'translate', 'realtime'];
-/** Settings every process gets in both environments. */
-const COMMON = ['PORT', 'NODE_ENV', 'LOG_LEVEL', 'REDIS_URL'];
+const SERVICE_ARGS = ['gateway', 'auth', 'app-store', 'sites', 'chat', 'translate', 'realtime', 'web'];
+/** Settings every process gets in both environments (REDIS_URL: those that use Redis). */
+const COMMON = ['PORT', 'NODE_ENV', 'LOG_LEVEL'];
+const commonOf = (p: ProcessSpec) => (p.usesRedis === false ? COMMON : [...COMMON, 'REDIS_URL']);
 /** Settings that must hold a real value in compose (not an empty fallback). */
 const REQUIRED_NON_EMPTY =
   /_URL$|^PORT$|^NODE_ENV$|^LOG_LEVEL$|^JWT_|^EMAIL_FROM$|^TRUST_PROXY$|^IP_HASH_SECRET$|^INTERNAL_TOKEN$/;
@@ -515,7 +538,30 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/pnpm [^\n]*deploy[^\n]*--prod/);
     // Every value the case statement accepts is a real workspace package.
     for (const s of SERVICE_ARGS) expect(dockerfile).toContain(s);
+    const accepted = /case "\$\{SERVICE:-\}" in\s+([a-z|-]+)\)/.exec(stage('deploy')?.body ?? '')?.[1]?.split('|');
+    expect(accepted?.sort()).toEqual([...SERVICE_ARGS].sort());
   });
+
+  it.each(NAMES.filter((n) => (spec(n).shipsDirs ?? []).length > 0))(
+    'the %s image ships its extra directories (copied in deploy, kept by the prune, checked in runtime)',
+    (name) => {
+      const p = spec(name);
+      const deploy = stage('deploy')?.body ?? '';
+      const runtime = stage('runtime')?.body ?? '';
+      for (const dir of p.shipsDirs ?? []) {
+        // git-ignored build output: pnpm deploy leaves it out, so deploy copies it itself…
+        expect(deploy).toContain(`cp -R ${p.pkgDir}/${dir} /out/${dir}`);
+        // …the prune of /out keeps it…
+        expect(deploy).toMatch(new RegExp(`find /out [^\\n]*! -name ${dir}(\\s|$)`));
+        // …and the runtime stage copies /out whole and fails without it.
+        expect(runtime).toMatch(/^COPY --from=deploy \/out\/ \.\/$/m);
+        expect(runtime).toContain(`/app/${dir}/`);
+      }
+      // The host's copy never enters the build context (the image builds its own).
+      const ignore = read('.dockerignore').split(/\r?\n/).map((l) => l.trim());
+      for (const dir of p.shipsDirs ?? []) expect(ignore).toContain(`${p.pkgDir}/${dir}`);
+    },
+  );
 
   it('runs the runtime image as the non-root node user with NODE_ENV=production', () => {
     const body = stage('runtime')?.body ?? '';
@@ -622,7 +668,7 @@ describe('docker-compose.yml', () => {
     it('gets every setting it needs', () => {
       const env = composeEnv(svc!);
       expect(env.PORT).toBe(String(p.port));
-      for (const key of [...COMMON, ...p.needs]) {
+      for (const key of [...commonOf(p), ...p.needs]) {
         expect({ key, present: key in env }).toEqual({ key, present: true });
         if (REQUIRED_NON_EMPTY.test(key))
           expect({ key, value: hasValue(env[key]) }).toEqual({ key, value: true });
@@ -632,12 +678,19 @@ describe('docker-compose.yml', () => {
       }
       if (p.usesDatabase)
         expect(env.DATABASE_URL).toMatch(/^postgres(ql)?:\/\/[^@]+@postgres:5432\//);
-      expect(env.REDIS_URL).toMatch(/^redis:\/\/redis:6379/);
+      if (p.usesRedis !== false) expect(env.REDIS_URL).toMatch(/^redis:\/\/redis:6379/);
     });
 
     it('waits for its dependencies', () => {
       const deps = composeDependsOn(svc!);
-      expect(deps.redis).toBe('service_healthy');
+      if (p.usesRedis !== false) expect(deps.redis).toBe('service_healthy');
+      // The gateway waits for every process it routes to. A process that calls the
+      // gateway back (web) cannot wait for it: the gateway already waits for it.
+      if (name === 'gateway') {
+        for (const target of Object.values(p.urls ?? {})) {
+          expect({ target, condition: deps[target] }).toEqual({ target, condition: 'service_healthy' });
+        }
+      } else expect(deps.gateway).toBeUndefined();
       if (p.usesDatabase) {
         expect(deps.postgres).toBe('service_healthy');
         expect(deps.migrate).toBe('service_completed_successfully');
@@ -783,11 +836,12 @@ describe('k8s workloads', () => {
     it('gets every setting it needs from existing ConfigMap/Secret keys', () => {
       const settings = containerSettings(mainContainer(deployment()));
       expect(settings.get('PORT')).toBe(`value=${p.port}`);
-      for (const key of [...COMMON, ...p.needs]) {
+      for (const key of [...commonOf(p), ...p.needs]) {
         expect({ key, present: settings.has(key) }).toEqual({ key, present: true });
       }
-      // Keys and passwords come from the Secret, never from the ConfigMap or a literal.
-      for (const key of p.needs.filter((k) => /_KEY$|DATABASE_URL|REDIS_URL/.test(k))) {
+      // Keys and passwords come from the Secret, never from the ConfigMap or a literal
+      // (a CAPTCHA *site* key is public: the pages hand it to every browser).
+      for (const key of p.needs.filter((k) => /(?<!_SITE)_KEY$|DATABASE_URL|REDIS_URL/.test(k))) {
         expect({ key, from: settings.get(key)?.split(':')[0] }).toEqual({ key, from: 'secret' });
       }
       for (const [key, target] of Object.entries(p.urls ?? {})) {
@@ -872,7 +926,7 @@ describe('k8s workloads', () => {
     }
   });
 
-  it('every HPA targets an existing Deployment; gateway, realtime and sites-worker have one', () => {
+  it('every HPA targets an existing Deployment; gateway, realtime, web and sites-worker have one', () => {
     const hpas = ofKind('HorizontalPodAutoscaler');
     for (const h of hpas) {
       const ref = h.spec?.scaleTargetRef;
@@ -884,6 +938,7 @@ describe('k8s workloads', () => {
       'gateway',
       'realtime',
       'sites-worker',
+      'web',
     ]);
   });
 
