@@ -108,3 +108,37 @@ export function migrate() {
     });
   }
 }
+
+/** Where the browser tests find Chromium (Debian's package; CHROMIUM_PATH overrides). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * The web client's tests drive a real Chromium. Test tools' own browser downloads cannot
+ * work on a machine without internet, so Debian's package is installed (as root, with
+ * apt-get) when it is missing; elsewhere the command to run is printed.
+ */
+export function ensureChromium() {
+  if (spawnSync(CHROMIUM_PATH, ['--version'], { stdio: 'ignore' }).status === 0) return;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (root && hasCommand('apt-get')) {
+    log(`Chromium is missing (${CHROMIUM_PATH}); installing Debian's chromium package`);
+    const env = { DEBIAN_FRONTEND: 'noninteractive' };
+    let result = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env: { ...process.env, ...env } });
+    if (result.status !== 0) {
+      // The package lists may be missing or stale on a fresh machine.
+      run('apt-get', ['update'], { env });
+      result = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env: { ...process.env, ...env } });
+    }
+    if (result.status === 0 && spawnSync(CHROMIUM_PATH, ['--version'], { stdio: 'ignore' }).status === 0) return;
+  }
+  console.error(
+    [
+      '',
+      `Chromium is not installed at ${CHROMIUM_PATH}; the web client's browser tests need it.`,
+      '  Debian/Ubuntu: sudo apt-get install -y chromium',
+      '  Elsewhere:     install Chromium or Chrome and set CHROMIUM_PATH to its executable',
+      '',
+    ].join('\n'),
+  );
+  process.exit(1);
+}

@@ -1,9 +1,10 @@
-// `npm test`: installs what is needed (pnpm included), checks PostgreSQL and Redis,
+// `npm test`: installs what is needed (pnpm included, and Debian's Chromium for the browser
+// tests), checks PostgreSQL and Redis,
 // then runs lint, typecheck and every test suite (unit, service, end-to-end) with turbo,
 // and prints one summary line.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, ensureDependencies, installDependencies, log, run } from './lib.mjs';
+import { ROOT, ensureChromium, ensureDependencies, installDependencies, log, run } from './lib.mjs';
 import { useProjectNode } from './toolchain.mjs';
 
 await useProjectNode();
@@ -13,6 +14,7 @@ const RESULTS = path.join(ROOT, '.test-results');
 log(`running on Node ${process.version} (.tools/, scripts/toolchain.mjs)`);
 installDependencies();
 await ensureDependencies();
+ensureChromium();
 rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
 
