@@ -25,7 +25,11 @@ const PROCESSES = [
 /** Settings of one process beyond the shared environment (which wins when it sets them). */
 const OWN_ENV = {
   // web calls the API through the gateway: follow the gateway's port.
-  web: { API_BASE_URL: `http://127.0.0.1:${GATEWAY_PORT}` },
+  web: { API_BASE_URL: `http://127.0.0.1:${GATEWAY_PORT}`, PUBLIC_BASE_URL: `http://localhost:${GATEWAY_PORT}` },
+  // web passes each reader's address on (X-Forwarded-For) from loopback; without this every
+  // page's API calls would count against one client's limits. On one machine, a reader on
+  // loopback is this machine's own user.
+  gateway: { TRUST_PROXY: 'loopback' },
 };
 
 log(`running on Node ${process.version} (.tools/, scripts/toolchain.mjs)`);
