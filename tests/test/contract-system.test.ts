@@ -5,7 +5,7 @@
 // error answers, so each answer is checked against the document (status, body, headers).
 // The last test asserts that no operation of the document went unexercised.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { IncomingMessage } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -147,6 +147,20 @@ beforeAll(async () => {
     INTERNAL_TOKEN,
     WS_MAX_CONNECTIONS_PER_IP: String(WS_CAP),
   });
+  // The gateway sends every page path to web and its /readyz asks web too. These are API
+  // tests: a stand-in that is always ready plays web.
+  const web = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ready"}');
+  });
+  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+  system.track({
+    close: () =>
+      new Promise<void>((resolve) => {
+        web.closeAllConnections();
+        web.close(() => resolve());
+      }),
+  });
+  const { port: webPort } = web.address() as net.AddressInfo;
   gateway = await start('gateway/dist/main.js', {
     AUTH_URL: auth!.url,
     APP_STORE_URL: appStore!.url,
@@ -154,6 +168,7 @@ beforeAll(async () => {
     CHAT_URL: chat!.url,
     TRANSLATE_URL: translate!.url,
     REALTIME_URL: realtime.url,
+    WEB_URL: `http://127.0.0.1:${webPort}`,
     PUBLIC_BASE_URL,
     // The test names a client IP per scenario (X-Forwarded-For), so per-IP limits of one
     // scenario do not leak into the next.
