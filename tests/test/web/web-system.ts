@@ -49,6 +49,12 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
     ]);
     imageProvider.setUp(true);
     const ai = { ANTHROPIC_API_KEY: 'sk-ant-web', ANTHROPIC_BASE_URL: anthropic.baseURL };
+    // The gateway, web and sites (the sitemap) must agree on the public origin, and the
+    // gateway and web on each other's address: both ports are chosen first.
+    const gatewayPort = await freePort();
+    let webPort = await freePort();
+    while (webPort === gatewayPort) webPort = await freePort();
+    const publicBaseUrl = `http://127.0.0.1:${gatewayPort}`;
     const sitesDb = await system.database('sites');
     const sitesShared = {
       REDIS_PREFIX: system.redisPrefix,
@@ -63,6 +69,7 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
       start('services/sites/dist/main.js', {
         ...sitesShared,
         IP_HASH_SECRET,
+        PUBLIC_BASE_URL: publicBaseUrl,
         SITES_LIST_CACHE_MS: '0',
         SITES_COUNT_CACHE_MS: '0',
         DAILY_BG_SOURCE_URL: imageProvider.sourceUrl,
@@ -80,8 +87,6 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
       INTERNAL_TOKEN: WEB_INTERNAL_TOKEN,
       ...env.realtime,
     });
-    // The gateway and web each need the other's address: web's port is chosen first.
-    const webPort = await freePort();
     const gateway = await start('gateway/dist/main.js', {
       AUTH_URL: auth!.url,
       APP_STORE_URL: appStore!.url,
@@ -90,15 +95,16 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
       TRANSLATE_URL: translate!.url,
       REALTIME_URL: realtime.url,
       WEB_URL: `http://127.0.0.1:${webPort}`,
+      PUBLIC_BASE_URL: publicBaseUrl,
       // web passes each reader's address on (X-Forwarded-For) from loopback.
       TRUST_PROXY: 'loopback',
       ...env.gateway,
-    });
+    }, gatewayPort);
     const web = await start(
       'services/web/dist/main.js',
       {
         API_BASE_URL: gateway.url,
-        PUBLIC_BASE_URL: gateway.url,
+        PUBLIC_BASE_URL: publicBaseUrl,
         ...(options.captcha ? { CAPTCHA_SITE_KEY: options.captcha.siteKey } : {}),
         ...env.web,
       },

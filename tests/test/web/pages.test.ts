@@ -1,0 +1,169 @@
+// The web client as a whole, through the gateway: page paths reach web and API paths do
+// not, every sitemap URL is a page, error pages are HTML, languages are chosen and kept,
+// pages carry their own CSP (nonce on every script) and no secret ends up in the HTML.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { apiLogin, expectAccessible, launchBrowser, openPage } from './browser.js';
+import { startWebSystem, type WebSystem } from './web-system.js';
+
+let sys: WebSystem;
+let browser: Browser;
+
+beforeAll(async () => {
+  [sys, browser] = await Promise.all([startWebSystem(), launchBrowser()]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await sys?.stop();
+}, 60_000);
+
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${sys.baseUrl}${path}`, { headers: { 'x-forwarded-for': '203.0.113.5', ...headers }, redirect: 'manual' });
+
+const htmlLangOf = (html: string) => /<html[^>]*\slang="([^"]+)"/.exec(html)?.[1];
+const htmlDirOf = (html: string) => /<html[^>]*\sdir="([^"]+)"/.exec(html)?.[1];
+
+describe('routing through the gateway', () => {
+  it('serves the home page as HTML from web, and API paths still as JSON', async () => {
+    const home = await get('/');
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await home.text()).toMatch(/^<!DOCTYPE html>/i);
+
+    const api = await get('/api/no-such-thing');
+    expect(api.status).toBe(404);
+    expect(api.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await api.json()).toHaveProperty('error');
+  });
+
+  it('answers an unknown page path with the HTML 404 page', async () => {
+    const res = await get('/no/such/page');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toContain('Page not found');
+    expect(htmlLangOf(html)).toBe('en');
+  });
+
+  it('serves robots.txt pointing at the sitemap of the public origin', async () => {
+    const res = await get('/robots.txt');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(`Sitemap: ${sys.baseUrl}/sitemap.xml`);
+  });
+
+  it('serves hashed assets compressed and cached for a year', async () => {
+    const html = await (await get('/')).text();
+    const script = /src="(\/assets\/[^"]+\.js)"|href="(\/assets\/[^"]+\.js)"/.exec(html);
+    const asset = script?.[1] ?? script?.[2];
+    expect(asset).toBeDefined();
+    const res = await get(asset!, { 'accept-encoding': 'br, gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toMatch(/max-age=31536000.*immutable|immutable.*max-age=31536000/);
+    expect(res.headers.get('content-encoding')).toMatch(/br|gzip/);
+  });
+});
+
+describe('every URL of /sitemap.xml', () => {
+  it('is a 200 HTML page', async () => {
+    // Two sites, so the sitemap lists site pages and their language variants.
+    for (const [i, path] of ['/sitemap-a', '/sitemap-b'].entries()) {
+      const res = await fetch(`${sys.baseUrl}/api/sites`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${20 + i}` },
+        body: JSON.stringify({ url: sys.website.url(path) }),
+      });
+      expect(res.status).toBeLessThan(300);
+    }
+    const xml = await (await get('/sitemap.xml')).text();
+    const urls = [...xml.matchAll(/<loc>([^<]+)<\/loc>|href="([^"]+)"/g)].map((m) =>
+      (m[1] ?? m[2]!).replaceAll('&amp;', '&'),
+    );
+    expect(urls.filter((u) => u.includes('/site/')).length).toBeGreaterThanOrEqual(2 * 14);
+    for (const url of new Set(urls)) {
+      expect(url.startsWith(sys.baseUrl)).toBe(true);
+      const res = await fetch(url, { headers: { 'x-forwarded-for': '203.0.113.6' } });
+      expect({ url, status: res.status, type: res.headers.get('content-type') }).toEqual({
+        url,
+        status: 200,
+        type: expect.stringMatching(/^text\/html/),
+      });
+      await res.arrayBuffer();
+    }
+  }, 120_000);
+});
+
+describe('languages', () => {
+  it('takes ?lang=, keeps it in a cookie, and writes Arabic right to left', async () => {
+    const first = await get('/?lang=ar');
+    const html = await first.text();
+    expect(htmlLangOf(html)).toBe('ar');
+    expect(htmlDirOf(html)).toBe('rtl');
+    const cookie = first.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^lang=ar;/);
+    expect(cookie).toMatch(/HttpOnly/i);
+
+    const again = await (await get('/apps', { cookie: 'lang=ar' })).text();
+    expect(htmlLangOf(again)).toBe('ar');
+  });
+
+  it('falls back to Accept-Language, then English', async () => {
+    expect(htmlLangOf(await (await get('/', { 'accept-language': 'de-CH, fr;q=0.5' })).text())).toBe('de');
+    expect(htmlLangOf(await (await get('/', { 'accept-language': 'zh-Hant-HK' })).text())).toBe('zh-HK');
+    expect(htmlLangOf(await (await get('/', { 'accept-language': 'sv' })).text())).toBe('en');
+  });
+});
+
+describe('page security', () => {
+  it('sends a strict CSP whose nonce is on every script, and the usual page headers', async () => {
+    const res = await get('/');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeDefined();
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    const html = await res.text();
+    const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const attrs of scripts) expect(attrs).toContain(`nonce="${nonce}"`);
+    // A new nonce for every response.
+    const other = (await get('/')).headers.get('content-security-policy');
+    expect(other).not.toBe(csp);
+  });
+
+  it('keeps the session token out of the HTML of a logged-in page', async () => {
+    const user = await apiLogin(sys, 'pages-secret@web.test', '203.0.113.7');
+    const token = user.cookie.split('=')[1]!;
+    const res = await get('/', { cookie: user.cookie, 'x-forwarded-for': '203.0.113.7' });
+    const html = await res.text();
+    expect(html).toContain(user.username);
+    expect(html).not.toContain(token);
+    expect(res.headers.get('cache-control')).toMatch(/no-store|private/);
+  });
+});
+
+describe('in a real browser', () => {
+  it('renders the 404 page without script errors or CSP violations, accessibly', async () => {
+    const { page, errors, context } = await openPage(browser, sys, { clientIp: '203.0.113.8' });
+    const res = await page.goto('/definitely/not/here');
+    expect(res?.status()).toBe(404);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('switches language with the switcher, and keeps it on the next page', async () => {
+    const { page, errors, context } = await openPage(browser, sys, { clientIp: '203.0.113.9' });
+    await page.goto('/apps');
+    await page.locator('.language-menu summary').click();
+    await page.getByRole('link', { name: '日本語' }).click();
+    await page.waitForFunction(() => document.documentElement.lang === 'ja');
+    await page.goto('/');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
