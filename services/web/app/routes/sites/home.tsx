@@ -1,4 +1,233 @@
-// Placeholder: this page is being built (issue 12).
-export default function HomePage() {
-  return <h1>sites/home</h1>;
+// The site-sharing home: the daily background, the shared sites (sorted, filtered by tag,
+// searched, paged — all in the query string, as plain links and GET forms), sharing a site,
+// and the public chat. Live updates come over the page's one WebSocket (app/lib/live.ts).
+import type { ChatMessage, DailyBgResponse, SiteListResponse, SiteTag } from '@svc/types';
+import { SITE_TAGS } from '@svc/types/constants';
+import { useTranslation } from 'react-i18next';
+import { data, useRevalidator, useSearchParams } from 'react-router';
+import { ChatPanel } from '../../components/sites/chat-panel';
+import { toPlainError, type PlainError } from '../../components/sites/errors';
+import { tagLabel, withParams } from '../../components/sites/format';
+import { LiveIndicator } from '../../components/sites/live-indicator';
+import { SiteCard } from '../../components/sites/site-card';
+import { SubmitForm, type SubmitResult } from '../../components/sites/submit-form';
+import { serverApi } from '../../lib/api.server';
+import { useLiveConnection } from '../../lib/live';
+import type { Route } from './+types/home';
+import css from './sites.css?url';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];
+
+const SORTS = ['hot', 'recent'] as const;
+type Sort = (typeof SORTS)[number];
+
+export interface HomeFilters {
+  sort: Sort;
+  tag: SiteTag | undefined;
+  search: string;
+  page: number;
+}
+
+export function readFilters(params: URLSearchParams): HomeFilters {
+  const sort = params.get('sort');
+  const tag = params.get('tag');
+  const page = Number(params.get('page') ?? '1');
+  return {
+    sort: sort === 'recent' ? 'recent' : 'hot',
+    tag: (SITE_TAGS as readonly string[]).includes(tag ?? '') ? (tag as SiteTag) : undefined,
+    search: (params.get('search') ?? '').trim().slice(0, 200),
+    page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
+  };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const api = serverApi(request, context);
+  const filters = readFilters(new URL(request.url).searchParams);
+  const [sites, background, messages] = await Promise.all([
+    api.sites
+      .list({ sort: filters.sort, tag: filters.tag, search: filters.search || undefined, page: filters.page })
+      .then((r): SiteListResponse | PlainError => r)
+      .catch(toPlainError),
+    api.dailyBackground().catch((): DailyBgResponse | null => null),
+    api.chat
+      .list({ limit: 50 })
+      .then((r) => r.messages)
+      .catch((): ChatMessage[] => []),
+  ]);
+  return { filters, sites, background, messages };
+}
+
+type ActionResult = SubmitResult | { intent: 'chat'; error?: PlainError; sent?: boolean };
+
+/** The forms' answers (also without JavaScript): share a site, post to the chat. */
+export async function action({ request, context }: Route.ActionArgs): Promise<ActionResult> {
+  const form = await request.formData();
+  const api = serverApi(request, context);
+  const intent = form.get('intent');
+  if (intent === 'chat') {
+    try {
+      await api.chat.send(String(form.get('content') ?? ''));
+      return { intent: 'chat', sent: true };
+    } catch (err) {
+      return { intent: 'chat', error: toPlainError(err) };
+    }
+  }
+  if (intent !== 'submit') throw data(null, { status: 400 });
+  const url = String(form.get('url') ?? '').trim();
+  const token = form.get('captchaToken');
+  try {
+    const res = await api.sites.submit({ url, captchaToken: typeof token === 'string' && token ? token : undefined });
+    return { intent: 'submit', site: res.site, isNew: res.isNew };
+  } catch (err) {
+    return { intent: 'submit', error: toPlainError(err) };
+  }
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  const root = matches.find((m) => m?.id === 'root')?.loaderData as { messages?: { sites?: { home?: { title?: string; description?: string } } } } | undefined;
+  const home = root?.messages?.sites?.home;
+  const title = home?.title ?? 'svc';
+  return [
+    { title },
+    { name: 'description', content: home?.description ?? '' },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: home?.description ?? '' },
+  ];
+}
+
+function Background({ bg }: { bg: DailyBgResponse | null }) {
+  const { t } = useTranslation('sites');
+  return (
+    <section className="hero" style={bg ? { backgroundImage: `url("${bg.imageUrl}")` } : undefined}>
+      <div className="hero-text">
+        <h1>{t('home.heading')}</h1>
+        <p>{t('home.tagline')}</p>
+      </div>
+      {bg ? (
+        <figure className="daily-bg">
+          <img src={bg.imageUrl} alt={bg.title} className="daily-bg-thumb" width={96} height={54} />
+          <figcaption>
+            <span className="daily-bg-label">{t('home.imageOfTheDay')}: </span>
+            <span className="daily-bg-title">{bg.title}</span>
+            {bg.copyright ? <span className="daily-bg-credit"> · {bg.copyright}</span> : null}
+          </figcaption>
+        </figure>
+      ) : null}
+    </section>
+  );
+}
+
+function Filters({ filters }: { filters: HomeFilters }) {
+  const { t } = useTranslation('sites');
+  const [params] = useSearchParams();
+  return (
+    <div className="filters">
+      <form method="get" action="/" role="search" className="search-form">
+        <label htmlFor="site-search">{t('filters.searchLabel')}</label>
+        <div className="submit-row">
+          <input id="site-search" type="search" name="search" defaultValue={filters.search} maxLength={200} />
+          {filters.sort !== 'hot' ? <input type="hidden" name="sort" value={filters.sort} /> : null}
+          {filters.tag ? <input type="hidden" name="tag" value={filters.tag} /> : null}
+          {params.get('lang') ? <input type="hidden" name="lang" value={params.get('lang') ?? ''} /> : null}
+          <button type="submit">{t('common:ui.search')}</button>
+        </div>
+      </form>
+      <nav aria-label={t('filters.sortLabel')} className="sort-nav">
+        <span className="filter-label">{t('filters.sortLabel')}:</span>
+        <ul>
+          {SORTS.map((s) => (
+            <li key={s}>
+              <a href={withParams(params, { sort: s === 'hot' ? undefined : s })} aria-current={filters.sort === s ? 'page' : undefined}>
+                {t(`filters.${s}`)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav aria-label={t('filters.tagLabel')} className="tag-nav">
+        <span className="filter-label">{t('filters.tagLabel')}:</span>
+        <ul>
+          <li>
+            <a href={withParams(params, { tag: undefined })} aria-current={filters.tag === undefined ? 'page' : undefined}>
+              {t('filters.allTags')}
+            </a>
+          </li>
+          {SITE_TAGS.map((tag) => (
+            <li key={tag}>
+              <a href={withParams(params, { tag })} aria-current={filters.tag === tag ? 'page' : undefined}>
+                {tagLabel(tag, t)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </div>
+  );
+}
+
+function Pager({ page, hasMore }: { page: number; hasMore: boolean }) {
+  const { t } = useTranslation('sites');
+  const [params] = useSearchParams();
+  if (page === 1 && !hasMore) return null;
+  return (
+    <nav className="pager" aria-label={t('filters.pages')}>
+      {page > 1 ? (
+        <a href={withParams(params, { page: page === 2 ? undefined : String(page - 1) })} rel="prev">
+          {t('common:ui.previous')}
+        </a>
+      ) : null}
+      <span aria-current="page">{t('common:ui.page', { page })}</span>
+      {hasMore ? (
+        <a href={withParams(params, { page: String(page + 1) })} rel="next">
+          {t('common:ui.next')}
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
+export default function HomePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('sites');
+  const { filters, sites, background, messages } = loaderData;
+  const revalidator = useRevalidator();
+  // After a reconnect, re-read what may have been missed: the chat and the visible sites.
+  useLiveConnection(() => void revalidator.revalidate());
+  const submitResult = actionData?.intent === 'submit' ? (actionData as SubmitResult) : undefined;
+  const list = 'sites' in sites ? sites : null;
+  return (
+    <div className="sites-home">
+      <Background bg={background} />
+      <LiveIndicator />
+      <div className="home-grid">
+        <section className="site-list-section" aria-labelledby="sites-heading">
+          <h2 id="sites-heading">{t('home.sitesHeading')}</h2>
+          <Filters filters={filters} />
+          {list ? (
+            <>
+              <p className="hint" aria-live="polite">
+                {filters.search
+                  ? t('home.resultsFor', { n: new Intl.NumberFormat(i18n.language).format(list.total), search: filters.search })
+                  : t('home.total', { n: new Intl.NumberFormat(i18n.language).format(list.total) })}
+              </p>
+              {list.sites.length === 0 ? <p>{t('home.none')}</p> : null}
+              <ul className="site-grid">
+                {list.sites.map((site) => (
+                  <li key={site.id}>
+                    <SiteCard site={site} />
+                  </li>
+                ))}
+              </ul>
+              <Pager page={list.page} hasMore={list.hasMore} />
+            </>
+          ) : (
+            <p className="error-text">{t('home.loadFailed')}</p>
+          )}
+        </section>
+        <div className="home-side">
+          <SubmitForm result={submitResult} />
+          <ChatPanel initial={messages} />
+        </div>
+      </div>
+    </div>
+  );
 }

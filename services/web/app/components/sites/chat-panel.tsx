@@ -1,0 +1,181 @@
+// The public chat: recent messages (server-rendered), new ones and likes as they happen,
+// entrance and system messages in the reader's language, a box to post, translation.
+import type { ChatMessage } from '@svc/types';
+import { CHAT_MESSAGE_MAX_LENGTH } from '@svc/types/constants';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Form } from 'react-router';
+import { browserApi } from '../../lib/api.client';
+import { useLiveEvent } from '../../lib/live';
+import { useRootData } from '../../root';
+import { describeError } from './errors';
+import { messageText } from './format';
+
+const KEEP = 100;
+
+function ChatLine({
+  m,
+  likes,
+  onLike,
+}: {
+  m: ChatMessage;
+  likes: number;
+  onLike: (id: string) => Promise<string | undefined>;
+}) {
+  const { t } = useTranslation('sites');
+  const root = useRootData();
+  const lang = root?.lang ?? 'en';
+  const [translation, setTranslation] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const time = new Date(m.created_at);
+  async function translate() {
+    setBusy(true);
+    setNote('');
+    try {
+      const res = await browserApi().translate({ text: m.content, targetLang: lang });
+      setTranslation(res.translated);
+    } catch (err) {
+      setNote(describeError(err, t));
+    } finally {
+      setBusy(false);
+    }
+  }
+  async function like() {
+    setNote((await onLike(m.id)) ?? '');
+  }
+  return (
+    <li className={`chat-message chat-${m.type}`} data-message-id={m.id}>
+      <div className="chat-meta">
+        {m.type === 'chat' ? <span className="chat-sender">{m.sender_name}</span> : null}
+        <time dateTime={m.created_at} suppressHydrationWarning>
+          {time.toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit' })}
+        </time>
+      </div>
+      <p className="chat-text">{messageText(m, t, lang)}</p>
+      {translation !== null ? (
+        <p className="chat-translation" lang={lang}>
+          <span className="visually-hidden">{t('chat.translation')}: </span>
+          {translation}
+        </p>
+      ) : null}
+      <div className="chat-actions">
+        <button type="button" className="link-button chat-like" onClick={() => void like()}>
+          <span aria-hidden="true">♥</span> {t('chat.like')}
+          {likes > 0 ? <span className="like-count"> {likes}</span> : null}
+        </button>
+        {m.type === 'chat' && translation === null ? (
+          <button type="button" className="link-button" onClick={() => void translate()} disabled={busy}>
+            {busy ? t('common:ui.loading') : t('chat.translate')}
+          </button>
+        ) : null}
+      </div>
+      {note ? (
+        <p className="error-text chat-note" role="alert">
+          {note}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
+  const { t } = useTranslation('sites');
+  const [live, setLive] = useState<ChatMessage[]>([]);
+  const [likes, setLikes] = useState<Record<string, number>>({});
+  const [text, setText] = useState('');
+  const [error, setError] = useState('');
+  const [sending, setSending] = useState(false);
+  /** My likes whose `like` event has not come back yet: that event must not count twice. */
+  const mine = useRef(new Map<string, 'sent' | 'answered'>());
+
+  const messages = useMemo(() => {
+    const byId = new Map<string, ChatMessage>();
+    for (const m of initial) byId.set(m.id, m);
+    for (const m of live) byId.set(m.id, m);
+    return [...byId.values()]
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+      .slice(-KEEP);
+  }, [initial, live]);
+
+  const add = (m: ChatMessage) => setLive((prev) => (prev.some((p) => p.id === m.id) ? prev : [...prev, m].slice(-KEEP)));
+
+  useLiveEvent((ev) => {
+    if (ev.event === 'new_message') add(ev.payload);
+    else if (ev.event === 'like') {
+      const id = ev.payload.messageId;
+      const state = mine.current.get(id);
+      if (state === 'answered') {
+        mine.current.delete(id);
+        return;
+      }
+      if (state === 'sent') mine.current.delete(id);
+      setLikes((prev) => ({ ...prev, [id]: (prev[id] ?? 0) + 1 }));
+    }
+  });
+
+  async function like(id: string): Promise<string | undefined> {
+    mine.current.set(id, 'sent');
+    try {
+      const res = await browserApi().chat.like(id);
+      if (mine.current.get(id) === 'sent') mine.current.set(id, 'answered');
+      setLikes((prev) => ({ ...prev, [id]: Math.max(prev[id] ?? 0, res.like_count) }));
+      return undefined;
+    } catch (err) {
+      mine.current.delete(id);
+      if ((err as { status?: number }).status === 409) return t('chat.alreadyLiked');
+      return describeError(err, t);
+    }
+  }
+
+  async function send(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const content = text.trim();
+    if (!content || sending) return;
+    setSending(true);
+    setError('');
+    try {
+      const res = await browserApi().chat.send(content);
+      add(res.message);
+      setText('');
+    } catch (err) {
+      setError(describeError(err, t));
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <section className="chat card" aria-labelledby="chat-heading">
+      <h2 id="chat-heading">{t('chat.heading')}</h2>
+      {messages.length === 0 ? <p className="hint">{t('chat.empty')}</p> : null}
+      <ol className="chat-log" role="log" aria-label={t('chat.log')}>
+        {messages.map((m) => (
+          <ChatLine key={m.id} m={m} likes={likes[m.id] ?? 0} onLike={like} />
+        ))}
+      </ol>
+      <Form method="post" className="chat-form" onSubmit={(e) => void send(e)}>
+        <input type="hidden" name="intent" value="chat" />
+        <label htmlFor="chat-input">{t('chat.label')}</label>
+        <div className="chat-row">
+          <input
+            id="chat-input"
+            name="content"
+            type="text"
+            maxLength={CHAT_MESSAGE_MAX_LENGTH}
+            required
+            autoComplete="off"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+          <button type="submit" disabled={sending}>
+            {t('chat.send')}
+          </button>
+        </div>
+        <p className="error-text" aria-live="assertive">
+          {error}
+        </p>
+      </Form>
+    </section>
+  );
+}
