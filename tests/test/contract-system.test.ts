@@ -735,6 +735,23 @@ describe('sites', () => {
     expect(answers).toEqual([...Array(10).fill(404), 429]);
   });
 
+  it("one site: 200 with the listing's object (claimed above), the same with a session; 404; 400", async () => {
+    const one = await call(`/api/sites/${siteId}`);
+    expect(one.status).toBe(200);
+    expect(one.body.site).toMatchObject({ id: siteId, is_claimed: true, tags: ['工具'] });
+    const list = await call('/api/sites?sort=recent');
+    expect(one.body.site).toEqual(list.body.sites.find((s: { id: string }) => s.id === siteId));
+    const withSession = await call(`/api/sites/${siteId}`, { cookie: user.cookie });
+    expect(withSession.status).toBe(200);
+    expect(withSession.body).toEqual(one.body);
+    const missing = await call('/api/sites/no-such-site');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'Site not found' });
+    expect((await call(`/api/sites/${'a'.repeat(129)}`)).status).toBe(404);
+    const nul = await call(`/api/sites/${encodeURIComponent('a\u0000b')}`);
+    expect(nul.status).toBe(400);
+  });
+
   it('bookmarks: 201, 200, 400, 401, 404 on create; list; delete 204, 401, 404', async () => {
     const add = (body: unknown, cookie: string | null = user.cookie) =>
       call('/api/bookmarks', { method: 'POST', cookie: cookie ?? undefined, body });

@@ -1,8 +1,17 @@
-// `svc sites get <url>`: the site-sharing API has no GET /api/sites/{id}, so a site is
-// found by its URL: search the listing for its host, then match the normalised URL.
+// `svc sites get <id|url>`: an id is asked of GET /api/sites/{id}; the API has no lookup by
+// URL, so a URL is found through the listing: search it for the host, then match the
+// normalised URL.
 import type { SvcClient } from '@svc/client';
 import { normaliseSiteUrl as normaliseUrl, type Site } from '@svc/types';
 import { UsageError } from './exit-codes.js';
+
+/**
+ * A site id rather than a URL: letters, digits, `_` and `-` only (the kit's ids are 21
+ * letters and digits). A URL has a `.`, a `:` or a `/`; a single-label host is no site.
+ */
+export function isSiteId(input: string): boolean {
+  return /^[A-Za-z0-9_-]{1,128}$/.test(input);
+}
 
 /** Pages of 60 looked through before giving up. */
 export const LOOKUP_MAX_PAGES = 5;
@@ -14,7 +23,7 @@ export const LOOKUP_MAX_PAGES = 5;
  */
 export function normaliseSiteUrl(input: string): string {
   const out = normaliseUrl(input);
-  const hint = "svc sites get takes the site's URL; the API has no lookup by id";
+  const hint = "svc sites get takes a site id or the site's URL";
   if (!out.ok) throw new UsageError(`${out.reason}: ${input} (${hint})`);
   if (!/[.[]/.test(out.domain)) throw new UsageError(`not a URL: ${input} (${hint})`);
   return out.url;

@@ -338,6 +338,34 @@ describe('sites', () => {
     expect(first.searchParams.get('search')).toBe('example.com');
   });
 
+  it('get <id> asks GET /api/sites/{id} and prints the site, claim status included', async () => {
+    api.on('GET /api/sites/s1', { json: { site: site({ is_claimed: true }) } });
+    const json = await run(['sites', 'get', 's1', '--json'], { env: env() });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ site: site({ is_claimed: true }) });
+    expect(api.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/sites/s1']);
+    expect(api.requests[0]!.headers.authorization).toBeUndefined();
+    expect(api.requests[0]!.headers.cookie).toBeUndefined();
+
+    const text = await run(['sites', 'get', 's1'], { env: env() });
+    expect(text.code).toBe(0);
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^id:\s+s1$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^is_claimed:\s+true$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^tags:\s+工具$/));
+  });
+
+  it('get <id> of an unknown site exits 1 with the API message', async () => {
+    api.on('GET /api/sites/AAAAAAAAAAAAAAAAAAAAA', {
+      status: 404,
+      json: { error: 'Site not found' },
+    });
+    const res = await run(['sites', 'get', 'AAAAAAAAAAAAAAAAAAAAA'], { env: env() });
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/Site not found \[HTTP 404/);
+  });
+
   it('get exits 1 when no site has that URL', async () => {
     api.on('GET /api/sites', { json: { sites: [], total: 0, page: 1, hasMore: false } });
     const res = await run(['sites', 'get', 'https://nowhere.test'], { env: env() });

@@ -2,7 +2,7 @@
 // session file location.
 import { describe, expect, it } from '@jest/globals';
 import { normaliseSiteUrl as serviceNormalise } from '@svc/types';
-import { normaliseSiteUrl, siteHost } from '../src/site-lookup.js';
+import { isSiteId, normaliseSiteUrl, siteHost } from '../src/site-lookup.js';
 import { displayWidth, renderTable, truncate } from '../src/table.js';
 import { configDir, sessionFile } from '../src/session-store.js';
 import { UsageError } from '../src/exit-codes.js';
@@ -34,10 +34,25 @@ describe('normaliseSiteUrl', () => {
     expect(normaliseSiteUrl(input)).toBe(stored);
   });
 
-  it('refuses what is not an http(s) URL, pointing at the missing id lookup', () => {
+  it('refuses what is not an http(s) URL, saying an id works too', () => {
     expect(() => normaliseSiteUrl('abc123')).toThrow(UsageError);
-    expect(() => normaliseSiteUrl('abc123')).toThrow(/no lookup by id/);
+    expect(() => normaliseSiteUrl('abc123')).toThrow(/takes a site id or the site's URL/);
     expect(() => normaliseSiteUrl('ftp://example.com')).toThrow(/http/);
+  });
+
+  it('tells a site id from a URL', () => {
+    for (const id of ['s1', 'V1StGXR8Z5jdHi6BmyTab', 'legacy_id-1', 'abc123'])
+      expect(isSiteId(id)).toBe(true);
+    for (const url of [
+      'example.com',
+      'https://example.com',
+      'example.com/a',
+      'localhost:8080',
+      '[::1]',
+      '',
+      'a'.repeat(129),
+    ])
+      expect(isSiteId(url)).toBe(false);
   });
 
   it('searches by the host without www', () => {

@@ -60,7 +60,11 @@ describe('usage errors exit 2', () => {
     ['an unknown language', ['translate', 'hi', '--to', 'xx'], /targetLang/],
     ['an empty chat message', ['chat', 'send', '   '], /content/],
     ['a chat message over 200 characters', ['chat', 'send', 'x'.repeat(201)], /content: Too big/i],
-    ['sites get with an id', ['sites', 'get', 'abc123'], /not a URL: abc123.*no lookup by id/],
+    [
+      'sites get with neither an id nor a URL',
+      ['sites', 'get', 'localhost:8080'],
+      /not a URL: localhost:8080 \(svc sites get takes a site id or the site's URL\)/,
+    ],
     ['an invalid report reason', ['apps', 'report', 'ci-app', '--reason', 'boring'], /reason/],
     ['a bad base URL', ['--base-url', 'ftp://x', 'apps', 'list'], /invalid base URL/],
   ];

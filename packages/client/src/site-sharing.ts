@@ -7,6 +7,7 @@ import type {
   ClaimSiteResponse,
   CreateBookmarkResponse,
   DailyBgResponse,
+  GetSiteResponse,
   LikeChatMessageResponse,
   MySubmissionsResponse,
   PostChatMessageResponse,
@@ -36,6 +37,14 @@ export class SitesApi {
   /** GET /api/sites: 60 per page, `hot` or `recent`. */
   list(query: SiteListInput = {}, signal?: AbortSignal): Promise<SiteListResponse> {
     return this.t.call('GET', '/api/sites', { auth: 'none', query, signal });
+  }
+
+  /**
+   * GET /api/sites/{id}: one site, the same object as in the listing (`is_claimed`
+   * included). An unknown id is an ApiError 404 `Site not found`.
+   */
+  get(id: string, signal?: AbortSignal): Promise<GetSiteResponse> {
+    return this.t.call('GET', site(id), { auth: 'none', signal });
   }
 
   /** POST /api/sites: `isNew` tells a new site (201) from a known one (200). */

@@ -66,6 +66,7 @@ describe('credentials', () => {
     ['GET', '/api/sites', '/api/sites', (c) => c.sites.list()],
     ['POST', '/api/sites', '/api/sites', (c) => c.sites.submit({ url: 'https://x.test' })],
     ['GET', '/api/sites/tags', '/api/sites/tags', (c) => c.sites.tags()],
+    ['GET', '/api/sites/{id}', '/api/sites/s1', (c) => c.sites.get('s1')],
     [
       'GET',
       '/api/sites/my-submissions',
@@ -216,6 +217,13 @@ describe('paths and queries', () => {
     expect(api.last().url).toBe('/api/v1/apps/a%20b/keys/x%2Fy');
   });
 
+  it('encodes a site id so it cannot reach another /api/sites path', async () => {
+    await client().sites.get('../tags');
+    expect(api.last().url).toBe('/api/sites/..%2Ftags');
+    await client().sites.get('a b?c');
+    expect(api.last().url).toBe('/api/sites/a%20b%3Fc');
+  });
+
   it('keeps a base path prefix', async () => {
     await new SvcClient({ baseUrl: `${api.url}/prefix/` }).apps.categories();
     expect(api.last().url).toBe('/prefix/api/v1/categories');
@@ -248,6 +256,19 @@ describe('errors', () => {
     expect(e.requestId).toBe('req-42');
     expect(e.extra.method).toBe('POST');
     expect(e.extra.path).toBe('/api/v1/apps');
+  });
+
+  it('returns one site by id, and a 404 for an unknown one as ApiError', async () => {
+    const site = { id: 's1', url: 'https://a.test/', is_claimed: true };
+    api.on('GET /api/sites/s1', { json: { site } });
+    expect(await client().sites.get('s1')).toEqual({ site });
+    api.on('GET /api/sites/nope', { status: 404, json: { error: 'Site not found' } });
+    const e = (await client()
+      .sites.get('nope')
+      .catch((err: unknown) => err)) as ApiError;
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.status).toBe(404);
+    expect(e.message).toBe('Site not found');
   });
 
   it('reads Retry-After of a 429', async () => {

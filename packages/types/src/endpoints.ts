@@ -48,6 +48,7 @@ import {
   CreateBookmarkBody,
   CreateBookmarkResponse,
   DailyBgResponse,
+  GetSiteResponse,
   MySubmissionsResponse,
   RecordClickResponse,
   SiteIdParams,
@@ -522,6 +523,19 @@ export const ENDPOINTS: readonly Endpoint[] = [
     summary: "The caller's submitted sites, newest first",
     auth: 'session',
     ok: { 200: json('Submitted sites', MySubmissionsResponse) },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/sites/{id}',
+    service: 'sites',
+    operationId: 'getSite',
+    summary: 'One site by its id: the same Site object as in the listing, claim status included',
+    // Like the listing: the answer is the same for every caller (the Site has no
+    // viewer-specific field), and there is no rate limit.
+    auth: 'none',
+    params: SiteIdParams,
+    ok: { 200: json('The site', GetSiteResponse) },
+    errors: { 404: 'Site not found (unknown id, or one longer than 128 characters)' },
   }),
   endpoint({
     method: 'POST',

@@ -58,6 +58,7 @@ export const Site = z.object({
   social_platform: SocialPlatform.nullable(),
   social_username: z.string().nullable(),
   boost_count: z.number().int().nonnegative(),
+  /** True once someone has proved ownership of the site (POST /api/sites/{id}/claim). */
   is_claimed: z.boolean(),
   is_promoted: z.boolean(),
   first_submitted_at: IsoDateTime,
@@ -65,7 +66,7 @@ export const Site = z.object({
 });
 export type Site = z.infer<typeof Site>;
 
-/** Path parameter `{id}` of /api/sites/{id}/… and /api/clicks/{id}. */
+/** Path parameter `{id}` of /api/sites/{id}, /api/sites/{id}/… and /api/clicks/{id}. */
 export const SiteIdParams = z.object({ id: Id.meta({ param: { description: 'The site’s id' } }) });
 export type SiteIdParams = z.infer<typeof SiteIdParams>;
 
@@ -100,6 +101,12 @@ export const SiteListResponse = z.object({
   hasMore: z.boolean(),
 });
 export type SiteListResponse = z.infer<typeof SiteListResponse>;
+
+// ---- one site --------------------------------------------------------------------------
+
+/** GET /api/sites/{id}: the site as the listing shows it (same Site object, is_claimed too). */
+export const GetSiteResponse = z.object({ site: Site });
+export type GetSiteResponse = z.infer<typeof GetSiteResponse>;
 
 // ---- submit ----------------------------------------------------------------------------
 

@@ -56,6 +56,8 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['DELETE', '/api/v1/me/installed/{slug}'],
   ['POST', '/api/messages/{id}/like'],
   ['GET', '/api/daily-bg/image'],
+  // added for the web client's site page (/site/{id})
+  ['GET', '/api/sites/{id}'],
 ];
 
 const key = (method: string, path: string) => `${method} ${path}`;
@@ -178,6 +180,14 @@ describe('endpoint catalogue', () => {
     expect(get('GET', '/api/ws').responses[101]).toBeDefined();
     expect(get('GET', '/api/v1/apps/{slug}').auth).toBe('none');
     expect(get('GET', '/api/v1/me').auth).toBe('session-or-key');
+    // One site: public like the listing, no rate limit like the listing, 404 for an unknown id.
+    const getSite = get('GET', '/api/sites/{id}');
+    expect(getSite.operationId).toBe('getSite');
+    expect(getSite.auth).toBe(get('GET', '/api/sites').auth);
+    expect(getSite.rateLimit).toBeUndefined();
+    expect(Object.keys(getSite.responses).map(Number).sort()).toEqual([
+      200, 400, 404, 408, 500, 503,
+    ]);
   });
 
   it('schemas can be turned into JSON Schema (for OpenAPI)', () => {

@@ -51,12 +51,16 @@ describe('sites app', () => {
   });
 
   it('answers a JSON 404 for unknown paths', async () => {
-    for (const path of ['/nope', '/api/nope', '/api/sites/abc', '/api/clicks']) {
+    for (const path of ['/nope', '/api/nope', '/api/sites/abc/def', '/api/clicks']) {
       const res = await request(h.app).get(path);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/application\/json/);
       expect(res.body).toEqual({ error: 'Not found' });
     }
+    // /api/sites/{id} is a path: an unknown id is the site lookup's 404.
+    const site = await request(h.app).get('/api/sites/abc');
+    expect(site.status).toBe(404);
+    expect(site.body).toEqual({ error: 'Site not found' });
   });
 
   it('serves Prometheus metrics when given a registry', async () => {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { SITE_TAGS, SiteListQuery, SubmitSiteBody, type Site } from '@svc/types';
 import type { Context } from '../context.js';
 import { CommandFailed } from '../exit-codes.js';
-import { findSiteByUrl } from '../site-lookup.js';
+import { findSiteByUrl, isSiteId } from '../site-lookup.js';
 import { renderRecord, renderTable, type Column } from '../table.js';
 import { integer, parseOrUsage } from '../validate.js';
 
@@ -71,11 +71,16 @@ export function registerSites(program: Command, ctx: Context): void {
 
   sites
     .command('get')
-    .description('show one site, found by its URL (the API has no lookup by id)')
-    .argument('<url>', 'the site address as submitted')
-    .action(async (url: string) => {
-      const site = await findSiteByUrl(ctx.client(), url);
-      if (!site) throw new CommandFailed(`no site with the URL ${url}`);
+    .description('show one site, by its id (GET /api/sites/{id}) or found by its URL')
+    .argument('<id|url>', 'the site id, or the site address as submitted')
+    .action(async (idOrUrl: string) => {
+      if (isSiteId(idOrUrl)) {
+        const out = await ctx.client().sites.get(idOrUrl);
+        ctx.print(out, () => siteRecord(out.site));
+        return;
+      }
+      const site = await findSiteByUrl(ctx.client(), idOrUrl);
+      if (!site) throw new CommandFailed(`no site with the URL ${idOrUrl}`);
       ctx.print({ site }, () => siteRecord(site));
     });
 

@@ -100,6 +100,17 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
     res.json({ sites: rows.map(toSite) });
   });
 
+  // After the literal /api/sites/tags and /api/sites/my-submissions, which it would shadow.
+  // An id the schema refuses (over 128 characters) names no site: 404 like an unknown one
+  // (the catalogue's rule for path parameters); only a NUL is a 400 (the kit's refuseNul).
+  app.get('/api/sites/:id', async (req, res) => {
+    const params = SiteIdParams.safeParse(req.params);
+    if (!params.success) throw notFound(SITE_NOT_FOUND);
+    const site = await store.findById(params.data.id);
+    if (!site) throw notFound(SITE_NOT_FOUND);
+    res.json({ site: toSite(site) });
+  });
+
   app.post('/api/sites/:id/boost', async (req, res) => {
     const { id } = SiteIdParams.parse(req.params);
     const now = new Date();
