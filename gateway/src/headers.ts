@@ -144,6 +144,43 @@ export function jsonError(
   };
 }
 
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The gateway's own error answer on a page path (web down, too slow, a body too large): a
+ * small HTML page, as a browser expects there, with the same headers as the JSON one.
+ */
+export function htmlError(
+  status: number,
+  message: string,
+  requestId: string,
+  extra?: readonly string[],
+): { body: string; headers: string[] } {
+  const text = escapeHtml(message);
+  const body =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${status} · ${text}</title></head><body><main><h1>${text}</h1>` +
+    `<p>This page could not be loaded. Please try again in a moment.</p>` +
+    `<p><a href="/">Home</a></p><p><small>Request ${escapeHtml(requestId)}</small></p></main></body></html>`;
+  const json = jsonError(status, message, requestId, extra);
+  json.headers[1] = 'text/html; charset=utf-8';
+  json.headers[3] = String(Buffer.byteLength(body));
+  return { body, headers: json.headers };
+}
+
+/** The error answer for a route: HTML on page paths (web), JSON on the API. */
+export function errorAnswer(
+  upstream: string,
+  status: number,
+  message: string,
+  requestId: string,
+  extra?: readonly string[],
+): { body: string; headers: string[] } {
+  return upstream === 'web' ? htmlError(status, message, requestId, extra) : jsonError(status, message, requestId, extra);
+}
+
 /**
  * A whole JSON error answer for a raw socket (a client error before any request, a refused
  * upgrade), ending with `Connection: close`.

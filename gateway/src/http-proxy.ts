@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { Pool, type Dispatcher } from 'undici';
 import type { ClientInfo } from './client-ip.js';
 import type { UpstreamName } from './config.js';
-import { clientResponseHeaders, jsonError, upstreamRequestHeaders } from './headers.js';
+import { clientResponseHeaders, errorAnswer, upstreamRequestHeaders } from './headers.js';
 import type { Metrics } from './metrics.js';
 import { hasBody, readBody, type BodyFailure, type BodyLimits } from './request-body.js';
 import type { Route } from './routing-table.js';
@@ -160,7 +160,7 @@ class ProxyHandler implements Dispatcher.DispatchHandler {
       { reqId: this.requestId, route: this.route.path, upstream: this.route.upstream, status, err },
       'upstream request failed',
     );
-    const answer = jsonError(status, message, this.requestId, this.extra);
+    const answer = errorAnswer(this.route.upstream, status, message, this.requestId, this.extra);
     if (this.shared.isClosing()) res.shouldKeepAlive = false;
     res.writeHead(status, answer.headers);
     res.end(answer.body);
@@ -260,7 +260,7 @@ export function createHttpProxy(options: HttpProxyOptions): HttpProxy {
     }
     const { status, message } = BODY_FAILURES[failure];
     shared.logger.debug({ reqId: requestId, route: route.path, status }, 'request body refused');
-    const answer = jsonError(status, message, requestId, extra);
+    const answer = errorAnswer(route.upstream, status, message, requestId, extra);
     // The rest of the body is not wanted: close rather than read it to find the next request.
     res.shouldKeepAlive = false;
     res.writeHead(status, answer.headers);

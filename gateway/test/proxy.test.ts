@@ -433,12 +433,16 @@ describe('page answers (web)', () => {
     expect(res.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/; HttpOnly']);
   });
 
-  it('are a 502 JSON when web is down, while the API keeps working', async () => {
+  it('are a 502 HTML page when web is down, while the API keeps working', async () => {
     const down = await startGateway({ ...urlsOf(stubs), web: await closedPortUrl() });
     try {
-      const page = await request(`${down.url}/`);
+      const page = await request(`${down.url}/site/<b>x`);
       expect(page.status).toBe(502);
-      expect(page.json()).toEqual({ error: 'Bad gateway' });
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.text).toMatch(/^<!doctype html>.*<h1>Bad gateway<\/h1>/s);
+      expect(Number(page.headers['content-length'])).toBe(Buffer.byteLength(page.text));
+      expect(page.headers['x-request-id']).toBeDefined();
+      expect(page.text).not.toContain('<b>');
       expect((await request(`${down.url}/api/v1/apps`)).status).toBe(201);
     } finally {
       await down.close();
