@@ -5,6 +5,8 @@
 //
 //   try { … } catch (err) { setError(describeApiError(err, t)); }
 
+import type { TFunction } from 'i18next';
+
 /** The i18n key (in `common`) and its values for one failure. */
 export interface ErrorMessage {
   key:
@@ -22,9 +24,10 @@ export interface ErrorMessage {
   values: Record<string, string | number>;
 }
 
-/** Any translate function: react-i18next's `t` fits. */
+/** A plain translate function (tests); react-i18next's `t` of any namespace fits too. */
+export type PlainTranslate = (key: string, options?: Record<string, unknown>) => string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Translate = (key: string, options?: any) => string;
+export type Translate = TFunction<any, any> | PlainTranslate;
 
 /** When the API gave no wait at all (it always sends Retry-After on 429; this is a guard). */
 export const DEFAULT_WAIT_SECONDS = 60;
@@ -146,5 +149,5 @@ export function apiErrorMessage(err: unknown): ErrorMessage {
 /** The failure in the reader's words (any namespace's `t`: the keys are read from `common`). */
 export function describeApiError(err: unknown, t: Translate): string {
   const { key, values } = apiErrorMessage(err);
-  return t(key, { ...values, ns: 'common' });
+  return String((t as PlainTranslate)(key, { ...values, ns: 'common' }));
 }

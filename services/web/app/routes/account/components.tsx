@@ -1,0 +1,76 @@
+// Pieces the account pages share: the section navigation, "JavaScript has started", the
+// no-JavaScript notice, dates in the reader's language, safe outbound links.
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+import { browserApi } from '../../lib/api.client';
+
+/** False during server rendering and before hydration, then true. */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+export function NoScriptNotice({ text }: { text: string }) {
+  return (
+    <noscript>
+      <p className="card account-noscript">{text}</p>
+    </noscript>
+  );
+}
+
+export function AccountNav() {
+  const { t } = useTranslation('common');
+  const { t: ta } = useTranslation('account');
+  return (
+    <nav className="account-nav" aria-label={ta('nav.label')}>
+      <ul>
+        <li>
+          <NavLink to="/me" end>
+            {t('nav.account')}
+          </NavLink>
+        </li>
+        <li>
+          <NavLink to="/me/bookmarks">{t('nav.bookmarks')}</NavLink>
+        </li>
+        <li>
+          <NavLink to="/me/submissions">{t('nav.submissions')}</NavLink>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+/** A date (ISO string) as the reader writes it; UTC so server and browser agree. */
+export function formatDate(iso: string, lang: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+}
+
+/** Only http(s) addresses become links to the outside. */
+export function isWebUrl(url: string): boolean {
+  return /^https?:\/\//i.test(url);
+}
+
+/** Logs out (the API clears the cookie) and loads the home page. */
+export function LogoutButton() {
+  const { t } = useTranslation('account');
+  const hydrated = useHydrated();
+  const [busy, setBusy] = useState(false);
+  async function logout() {
+    setBusy(true);
+    try {
+      await browserApi().auth.logout();
+    } catch {
+      // Logged out or not, the home page shows which.
+    }
+    window.location.assign('/');
+  }
+  return (
+    <button type="button" className="secondary" disabled={!hydrated || busy} onClick={() => void logout()}>
+      {busy ? t('me.loggingOut') : t('me.logout')}
+    </button>
+  );
+}
