@@ -18,8 +18,10 @@ function LanguageSwitcher() {
   const location = useLocation();
   return (
     <details className="menu language-menu">
-      <summary aria-label={t('nav.language')}>
-        <span aria-hidden="true">🌐</span> {root ? LANGUAGE_NAMES[root.lang] : 'English'}
+      <summary>
+        <span aria-hidden="true">🌐 </span>
+        <span className="visually-hidden">{t('nav.language')}: </span>
+        {root ? LANGUAGE_NAMES[root.lang] : 'English'}
       </summary>
       <ul>
         {LANGUAGE_CODES.map((code) => (
