@@ -266,7 +266,15 @@ function Keys({ keys }: { keys: ApiKeyListItem[] }) {
     if (fetcher.data?.intent === 'create-key' && fetcher.data.ok) setCreated(fetcher.data.key);
   }, [fetcher.data]);
   const failure = fetcher.data && !fetcher.data.ok ? fetcher.data.failure : undefined;
-  const dates = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC', timeZoneName: 'short' });
+  const dates = new Intl.DateTimeFormat(lang, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  });
   const when = (iso: string | null) => (iso ? <time dateTime={iso}>{dates.format(new Date(iso))}</time> : <span>{t('keys.never')}</span>);
   return (
     <section aria-labelledby="keys-title" className="card dev-keys">

@@ -1,0 +1,210 @@
+// The developer dashboard in a real browser: submitting an app (checked in the browser with
+// the contract's schema before any request, then by the API), editing it with a live icon
+// preview, and its API keys: shown once, listed by prefix, revoked (the key then gets 401).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { apiLogin, expectAccessible, launchBrowser, openPage, screenshot } from './browser.js';
+import { startWebSystem, type WebSystem } from './web-system.js';
+
+let sys: WebSystem;
+let browser: Browser;
+let dev: { cookie: string; username: string };
+
+const DEV_IP = '198.18.40.10';
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#fff"/></svg>';
+
+const api = (path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; ip?: string } = {}) =>
+  fetch(`${sys.baseUrl}${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      'x-forwarded-for': init.ip ?? DEV_IP,
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
+    },
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    redirect: 'manual',
+  });
+
+beforeAll(async () => {
+  [sys, browser] = await Promise.all([startWebSystem(), launchBrowser()]);
+  dev = await apiLogin(sys, 'dashboard-dev@example.com', DEV_IP);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await sys?.stop();
+}, 60_000);
+
+describe('/developer', () => {
+  it('sends a logged-out reader to log in', async () => {
+    const res = await api('/developer', { ip: '198.18.41.1' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/login?next=%2Fdeveloper');
+  });
+
+  it('submits an app: a bad field is refused in the browser first, then the API has its say', async () => {
+    const { page, errors, context } = await openPage(browser, sys, { cookie: dev.cookie, clientIp: DEV_IP });
+    const posts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'GET') posts.push(r.url());
+    });
+    const res = await page.goto('/developer');
+    expect(res?.status()).toBe(200);
+    expect(await page.title()).toBe('Developer dashboard · svc');
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+    await page.getByText('You have not submitted an app yet.').waitFor();
+
+    await page.getByLabel('Slug (address name)').fill('pixel-board');
+    await page.getByLabel('Name', { exact: true }).fill('Pixel Board');
+    await page.getByLabel('Address (URL)').fill('http://pixel-board.example/');
+    await page.getByLabel('Description').fill('Draw pixels together');
+    await page.getByLabel('Category').selectOption('entertainment');
+    await page.getByRole('button', { name: 'Submit app' }).click();
+    await page.getByText('Enter a valid address starting with https:// (up to 2048 characters).').waitFor();
+    expect(await page.getByLabel('Address (URL)').getAttribute('aria-invalid')).toBe('true');
+    expect(posts).toEqual([]);
+
+    // A bad slug too, reported next to its own field.
+    await page.getByLabel('Slug (address name)').fill('Pixel Board');
+    await page.getByRole('button', { name: 'Submit app' }).click();
+    await page.getByText('Use 3–64 lower-case letters and digits separated by single hyphens, such as my-app.').waitFor();
+    expect(posts).toEqual([]);
+
+    await page.getByLabel('Slug (address name)').fill('pixel-board');
+    await page.getByLabel('Address (URL)').fill('https://pixel-board.example/');
+    await page.getByRole('button', { name: 'Submit app' }).click();
+    await page.waitForURL('**/developer/apps/pixel-board?created=1');
+    await page.getByText('Your app was published.').waitFor();
+    expect(posts.length).toBeGreaterThan(0);
+    const detail = (await (await api('/api/v1/apps/pixel-board')).json()) as { app: { category: string; url: string } };
+    expect(detail.app).toMatchObject({ category: 'entertainment', url: 'https://pixel-board.example/' });
+
+    // The same slug again: the API's own answer (409), in words.
+    await page.goto('/developer');
+    await page.getByRole('link', { name: 'Pixel Board' }).waitFor();
+    await page.getByLabel('Slug (address name)').fill('pixel-board');
+    await page.getByLabel('Name', { exact: true }).fill('Pixel Board again');
+    await page.getByLabel('Address (URL)').fill('https://pixel-board.example/2');
+    await page.getByRole('button', { name: 'Submit app' }).click();
+    await page.getByText(/That conflicts with what is already there: Slug already taken/).waitFor();
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('edits an app with a live icon preview, and the change shows on its public page', async () => {
+    const { page, errors, context } = await openPage(browser, sys, { cookie: dev.cookie, clientIp: DEV_IP });
+    await page.goto('/developer/apps/pixel-board');
+    expect(await page.title()).toBe('Manage Pixel Board · svc');
+    await page.getByLabel('Name', { exact: true }).fill('Pixel Board Pro');
+    await page.getByLabel('Description').fill('Draw pixels together, now in colour');
+    await page.getByLabel('Icon gradient start').fill('#0f766e');
+    await page.getByLabel('Icon gradient end').fill('#1e3a8a');
+    await page.getByLabel('Icon (SVG markup)').fill(ICON_SVG);
+    await page.getByLabel('Technologies').fill('canvas, websocket');
+    await page.getByLabel('SDK version (optional)').fill('not-a-version');
+    // The preview follows the fields at once.
+    const preview = page.locator('.icon-preview .app-icon');
+    expect(await preview.locator('img').getAttribute('src')).toBe(
+      `data:image/svg+xml;charset=utf-8,${encodeURIComponent(ICON_SVG)}`,
+    );
+    expect(await preview.getAttribute('style')).toContain('rgb(15, 118, 110)');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Use a semantic version such as 1.2.3.').waitFor();
+    await page.getByLabel('SDK version (optional)').fill('2.0.1');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+
+    await page.goto('/apps/pixel-board');
+    await page.getByRole('heading', { level: 1, name: 'Pixel Board Pro' }).waitFor();
+    expect(await page.locator('.app-description').textContent()).toBe('Draw pixels together, now in colour');
+    expect(await page.locator('.app-facts').textContent()).toContain('2.0.1');
+    expect(await page.locator('.tag-list').textContent()).toBe('canvaswebsocket');
+    expect(await page.locator('.app-detail-head .app-icon img').getAttribute('src')).toBe(
+      `data:image/svg+xml;charset=utf-8,${encodeURIComponent(ICON_SVG)}`,
+    );
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('creates an API key shown once, lists it by prefix, revokes it, and the key then gets 401', async () => {
+    const { page, errors, context } = await openPage(browser, sys, { cookie: dev.cookie, clientIp: DEV_IP });
+    await page.goto('/developer/apps/pixel-board');
+    await page.getByText('No keys yet.').waitFor();
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    const secret = page.getByLabel('API key', { exact: true });
+    await secret.waitFor();
+    const key = await secret.inputValue();
+    expect(key).toMatch(/^svc_live_[A-Za-z0-9_-]+$/);
+    expect(await secret.getAttribute('readonly')).not.toBeNull();
+    await page.getByText('Copy it now: it will not be shown again.').waitFor();
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+
+    // The key works.
+    const me = await api('/api/v1/me', { headers: { authorization: `Bearer ${key}` } });
+    expect(me.status).toBe(200);
+
+    await expectAccessible(page);
+    await screenshot(page, 'developer');
+
+    // After a reload only its prefix is listed.
+    await page.reload();
+    await page.getByRole('cell', { name: /…$/ }).first().waitFor();
+    expect(await page.getByLabel('API key', { exact: true }).count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+    const keys = (await (await api('/api/v1/apps/pixel-board/keys', { headers: { cookie: dev.cookie } })).json()) as {
+      keys: { prefix: string }[];
+    };
+    expect(keys.keys).toHaveLength(1);
+    expect(key.startsWith(keys.keys[0]!.prefix)).toBe(true);
+    await page.getByRole('cell', { name: `${keys.keys[0]!.prefix}…` }).waitFor();
+    await page.getByRole('row', { name: /Active/ }).waitFor();
+
+    // Revoke, after a confirmation step.
+    await page.locator('.revoke summary').click();
+    await page.getByRole('button', { name: /^Yes, revoke/ }).click();
+    await page.getByRole('row', { name: /Revoked/ }).waitFor();
+    expect(await page.locator('.revoke').count()).toBe(0);
+    const refused = await api('/api/v1/me', { headers: { authorization: `Bearer ${key}` } });
+    expect(refused.status).toBe(401);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('is a 404 page for an app that is not the reader’s own', async () => {
+    const ip = '198.18.42.10';
+    const other = await apiLogin(sys, 'someone-else@example.com', ip);
+    const { page, context } = await openPage(browser, sys, { cookie: other.cookie, clientIp: ip });
+    const res = await page.goto('/developer/apps/pixel-board');
+    expect(res?.status()).toBe(404);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect((await page.goto('/developer/apps/no-such-app'))?.status()).toBe(404);
+    await context.close();
+  });
+
+  it('marks a blocked app as blocked in the dashboard', async () => {
+    for (let i = 1; i <= 5; i += 1) {
+      const ip = `198.18.${50 + i}.10`;
+      const user = await apiLogin(sys, `dev-reporter-${i}@example.com`, ip);
+      const res = await api('/api/v1/apps/pixel-board/report', {
+        method: 'POST',
+        headers: { cookie: user.cookie },
+        body: { reason: 'spam' },
+        ip,
+      });
+      expect(res.status).toBe(200);
+    }
+    const { page, errors, context } = await openPage(browser, sys, { cookie: dev.cookie, clientIp: DEV_IP });
+    await page.goto('/developer');
+    const row = page.locator('.dev-app', { has: page.getByRole('link', { name: 'Pixel Board Pro' }) });
+    await row.getByText('Blocked', { exact: true }).waitFor();
+    expect(await row.textContent()).toContain('hidden from the app store');
+    // The author still manages it.
+    const manage = await page.goto('/developer/apps/pixel-board');
+    expect(manage?.status()).toBe(200);
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
