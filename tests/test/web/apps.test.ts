@@ -298,6 +298,46 @@ describe('installing and the desktop', () => {
   }, 60_000);
 });
 
+describe('opening iframe apps from elsewhere', () => {
+  it('"Install and open" lands on the desktop with the app window, also after an in-app navigation', async () => {
+    const ip = '198.18.5.10';
+    const user = await apiLogin(sys, 'opener@example.com', ip);
+    const { page, errors, context } = await openPage(browser, sys, { cookie: user.cookie, clientIp: ip });
+    page.setDefaultTimeout(15_000);
+    await page.goto('/apps/notes-pad');
+    await page.getByRole('button', { name: 'Install and open' }).click();
+    await page.waitForURL('**/desktop?open=notes-pad', { waitUntil: 'domcontentloaded' });
+    const frame = page.locator('iframe[title="Notes Pad"]');
+    await frame.waitFor({ state: 'attached' });
+    expect(await frame.getAttribute('src')).toBe('https://notes.example/');
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+    expect(await page.title()).toBe('My desktop · svc');
+
+    // Reached through the header (a client-side navigation, whose document CSP frames
+    // nothing), the desktop loads itself anew before framing an app: no CSP violation.
+    await page.goto('/apps');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My desktop' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My desktop' }).waitFor();
+    expect(await page.locator('iframe').count()).toBe(0);
+    await page.getByRole('link', { name: 'Notes Pad', exact: true }).click();
+    await page.waitForURL('**/desktop?open=notes-pad', { waitUntil: 'domcontentloaded' });
+    await frame.waitFor({ state: 'attached' });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('speaks the reader’s language (Arabic, right to left)', async () => {
+    const { page, errors, context } = await openPage(browser, sys, { locale: 'ar', clientIp: '198.18.5.11' });
+    await page.goto('/apps?category=productivity');
+    expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+    await page.getByRole('heading', { level: 1, name: 'متجر التطبيقات' }).waitFor();
+    expect(await page.getByLabel('الفئة').locator('option:checked').textContent()).not.toBe('productivity');
+    expect(await page.locator('.app-card').textContent()).toContain('Notes Pad');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('reporting', () => {
   it('lets five readers report an app through the dialog until it is blocked', async () => {
     // The author cannot report their own app.
