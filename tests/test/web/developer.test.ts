@@ -93,6 +93,34 @@ describe('/developer', () => {
     await context.close();
   });
 
+  it('works without JavaScript: the server checks the same schema and submits', async () => {
+    const context = await browser.newContext({
+      baseURL: sys.baseUrl,
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { 'x-forwarded-for': DEV_IP },
+    });
+    const eq = dev.cookie.indexOf('=');
+    await context.addCookies([
+      { name: dev.cookie.slice(0, eq), value: dev.cookie.slice(eq + 1), url: sys.baseUrl, httpOnly: true, sameSite: 'Lax' },
+    ]);
+    const page = await context.newPage();
+    await page.goto('/developer');
+    await page.getByLabel('Slug (address name)').fill('no-js-app');
+    await page.getByLabel('Name', { exact: true }).fill('No JS App');
+    await page.getByLabel('Address (URL)').fill('ftp://no-js.example/');
+    await page.getByRole('button', { name: 'Submit app' }).click();
+    await page.getByText('Enter a valid address starting with https:// (up to 2048 characters).').waitFor();
+    expect((await api('/api/v1/apps/no-js-app')).status).toBe(404);
+    await page.getByLabel('Slug (address name)').fill('no-js-app');
+    await page.getByLabel('Name', { exact: true }).fill('No JS App');
+    await page.getByLabel('Address (URL)').fill('https://no-js.example/');
+    await page.getByRole('button', { name: 'Submit app' }).click();
+    await page.waitForURL('**/developer/apps/no-js-app?created=1');
+    await page.getByRole('heading', { level: 1, name: 'Manage No JS App' }).waitFor();
+    expect((await api('/api/v1/apps/no-js-app')).status).toBe(200);
+    await context.close();
+  });
+
   it('edits an app with a live icon preview, and the change shows on its public page', async () => {
     const { page, errors, context } = await openPage(browser, sys, { cookie: dev.cookie, clientIp: DEV_IP });
     await page.goto('/developer/apps/pixel-board');
