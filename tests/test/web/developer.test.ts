@@ -111,8 +111,9 @@ describe('/developer', () => {
     await page.getByRole('button', { name: 'Submit app' }).click();
     await page.getByText('Enter a valid address starting with https:// (up to 2048 characters).').waitFor();
     expect((await api('/api/v1/apps/no-js-app')).status).toBe(404);
-    await page.getByLabel('Slug (address name)').fill('no-js-app');
-    await page.getByLabel('Name', { exact: true }).fill('No JS App');
+    // The answer keeps what was typed.
+    expect(await page.getByLabel('Slug (address name)').inputValue()).toBe('no-js-app');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('No JS App');
     await page.getByLabel('Address (URL)').fill('https://no-js.example/');
     await page.getByRole('button', { name: 'Submit app' }).click();
     await page.waitForURL('**/developer/apps/no-js-app?created=1');

@@ -4,7 +4,7 @@
 import type { AppListQuery } from '@svc/types';
 import { APP_CATEGORIES, APP_TYPES } from '@svc/types/constants';
 import { useTranslation } from 'react-i18next';
-import { data, Form, Link } from 'react-router';
+import { data, Form, Link, useNavigate } from 'react-router';
 import { ApiError } from '@svc/client';
 import type { Route } from './+types/apps';
 import { AppIcon } from '../../components/apps/app-icon';
@@ -69,6 +69,17 @@ export default function AppsPage({ loaderData }: Route.ComponentProps) {
   const lang = useRootData()?.lang ?? 'en';
   const numbers = new Intl.NumberFormat(lang);
   const { apps, meta, query, failed } = loaderData;
+  const navigate = useNavigate();
+  // With JavaScript, empty fields stay out of the address (without it the browser sends them).
+  function search(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const params = new URLSearchParams();
+    for (const [name, value] of new FormData(e.currentTarget)) {
+      if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
+    }
+    const s = params.toString();
+    void navigate(s ? `/apps?${s}` : '/apps');
+  }
   const filtered = Boolean(query.q || query.category || query.app_type);
   const limit = meta?.limit ?? 20;
   const page = meta ? Math.floor(meta.offset / limit) + 1 : 1;
@@ -77,7 +88,7 @@ export default function AppsPage({ loaderData }: Route.ComponentProps) {
     <div className="apps-page">
       <h1>{t('store.title')}</h1>
       <p className="hint">{t('store.description')}</p>
-      <Form method="get" action="/apps" className="apps-filters" role="search">
+      <Form method="get" action="/apps" className="apps-filters" role="search" onSubmit={search}>
         <div className="field">
           <label htmlFor="apps-q">{t('store.searchLabel')}</label>
           <input id="apps-q" type="search" name="q" defaultValue={query.q} maxLength={200} placeholder={t('store.searchPlaceholder')} />

@@ -51,16 +51,19 @@ function bodyOf(form: FormData): Record<string, string> {
 export interface SubmitActionResult {
   invalid?: string[];
   failure?: Failure;
+  /** What was sent, so a page rendered without JavaScript keeps the reader's input. */
+  values: Record<string, string>;
 }
 
 export async function action({ request, context }: Route.ActionArgs): Promise<SubmitActionResult | Response> {
-  const parsed = SubmitAppBody.safeParse(bodyOf(await request.formData()));
-  if (!parsed.success) return { invalid: [...new Set(parsed.error.issues.map((i) => String(i.path[0])))] };
+  const values = bodyOf(await request.formData());
+  const parsed = SubmitAppBody.safeParse(values);
+  if (!parsed.success) return { values, invalid: [...new Set(parsed.error.issues.map((i) => String(i.path[0])))] };
   try {
     const created = await serverApi(request, context).apps.submit(parsed.data);
     return redirect(`/developer/apps/${encodeURIComponent(created.slug)}?created=1`);
   } catch (err) {
-    return { failure: failureOf(err) };
+    return { values, failure: failureOf(err) };
   }
 }
 
@@ -95,6 +98,7 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
   const shown: FieldErrors = { ...errors };
   for (const f of serverInvalid ?? []) shown[f] ??= t(`fields.${f}.invalid`);
   const busy = navigation.state === 'submitting';
+  const values = actionData && 'values' in actionData ? actionData.values : {};
 
   function validate(e: FormEvent<HTMLFormElement>) {
     const parsed = SubmitAppBody.safeParse(bodyOf(new FormData(e.currentTarget)));
@@ -131,20 +135,20 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
         <h2 id="submit-title">{t('developer.submitTitle')}</h2>
         <Form method="post" action="/developer" noValidate onSubmit={validate}>
           <Field form="submit" name="slug" label={t('fields.slug.label')} hint={t('fields.slug.hint')} error={shown.slug}>
-            <input type="text" required minLength={3} maxLength={64} autoComplete="off" spellCheck={false} />
+            <input type="text" required minLength={3} defaultValue={values.slug} maxLength={64} autoComplete="off" spellCheck={false} />
           </Field>
           <Field form="submit" name="name" label={t('fields.name.label')} hint={t('fields.name.hint')} error={shown.name}>
-            <input type="text" required maxLength={80} />
+            <input type="text" required maxLength={80} defaultValue={values.name} />
           </Field>
           <Field form="submit" name="url" label={t('fields.url.label')} hint={t('fields.url.hint')} error={shown.url}>
-            <input type="url" required maxLength={2048} placeholder="https://" />
+            <input type="url" defaultValue={values.url} required maxLength={2048} placeholder="https://" />
           </Field>
           <Field form="submit" name="description" label={t('fields.description.label')} hint={t('fields.description.hint')} error={shown.description}>
-            <textarea rows={4} maxLength={2000} />
+            <textarea rows={4} maxLength={2000} defaultValue={values.description} />
           </Field>
           <div className="field-row">
             <Field form="submit" name="category" label={t('fields.category.label')} error={shown.category}>
-              <select defaultValue="tools">
+              <select defaultValue={values.category ?? 'tools'}>
                 {APP_CATEGORIES.map((c) => (
                   <option key={c} value={c}>
                     {t(`categories.${c}`, { ns: 'common' })}
@@ -153,7 +157,7 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
               </select>
             </Field>
             <Field form="submit" name="app_type" label={t('fields.app_type.label')} error={shown.app_type}>
-              <select defaultValue="web">
+              <select defaultValue={values.app_type ?? 'web'}>
                 {APP_TYPES.map((c) => (
                   <option key={c} value={c}>
                     {t(`appTypes.${c}`, { ns: 'common' })}
@@ -162,7 +166,7 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
               </select>
             </Field>
             <Field form="submit" name="open_mode" label={t('fields.open_mode.label')} hint={t('fields.open_mode.hint')} error={shown.open_mode}>
-              <select defaultValue="iframe">
+              <select defaultValue={values.open_mode ?? 'iframe'}>
                 {APP_OPEN_MODES.map((c) => (
                   <option key={c} value={c}>
                     {t(`openModes.${c}`)}
@@ -172,7 +176,7 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
             </Field>
           </div>
           <Field form="submit" name="chain" label={t('fields.chain.label')} hint={t('fields.chain.hint')} error={shown.chain}>
-            <input type="text" maxLength={64} />
+            <input type="text" maxLength={64} defaultValue={values.chain} />
           </Field>
           <p role="alert" className="error-text">
             {failure ? describeFailure(failure, t) : ''}
