@@ -204,7 +204,7 @@ export default function DesktopPage({ loaderData }: Route.ComponentProps) {
   const { apps, open } = loaderData;
   const initial = (): OpenWindow[] => {
     const app = apps.find((a) => a.slug === open && a.frameOrigin !== null);
-    return app && documentIsDesktop() ? [{ slug: app.slug, x: 160, y: 110, z: 1 }] : [];
+    return app && documentIsDesktop() ? [{ slug: app.slug, x: 0, y: 0, z: 1 }] : [];
   };
   const [windows, setWindows] = useState<OpenWindow[]>(initial);
 
@@ -233,7 +233,7 @@ export default function DesktopPage({ loaderData }: Route.ComponentProps) {
         const existing = ws.find((w) => w.slug === app.slug);
         if (existing) return ws.map((w) => (w.slug === app.slug ? { ...w, z } : w));
         const offset = (ws.length % 6) * 28;
-        return [...ws, { slug: app.slug, x: 160 + offset, y: 110 + offset, z }];
+        return [...ws, { slug: app.slug, x: offset, y: offset, z }];
       });
     },
     [],
