@@ -8,9 +8,13 @@ import compression from 'compression';
 import express, { type Express } from 'express';
 import { RouterContextProvider, type RouterContext, type ServerBuild } from 'react-router';
 import type { Config } from './config.js';
+import { anonymousPageCache } from './anonymous-pages.js';
 
 export interface WebAppDeps {
-  config: Pick<Config, 'API_BASE_URL' | 'PUBLIC_BASE_URL' | 'CAPTCHA_SITE_KEY' | 'WEB_BUILD_DIR' | 'TRUSTED_PROXIES' | 'NODE_ENV'>;
+  config: Pick<
+    Config,
+    'API_BASE_URL' | 'PUBLIC_BASE_URL' | 'CAPTCHA_SITE_KEY' | 'WEB_BUILD_DIR' | 'TRUSTED_PROXIES' | 'NODE_ENV' | 'WEB_PAGE_CACHE_MS'
+  >;
   build: ServerBuild;
   /** The request context key of the server build (the instance its loaders read). */
   webRequest: RouterContext<WebRequestShape>;
@@ -73,24 +77,24 @@ export function buildApp(deps: WebAppDeps): Express {
   );
   app.use(express.static(client, { maxAge: '1h', index: false, redirect: false }));
 
-  app.use(
-    createRequestHandler({
-      build: deps.build,
-      mode: config.NODE_ENV === 'production' ? 'production' : 'development',
-      getLoadContext(req) {
-        const context = new RouterContextProvider();
-        context.set(deps.webRequest, {
-          apiBaseUrl: config.API_BASE_URL,
-          publicBaseUrl: config.PUBLIC_BASE_URL,
-          captchaSiteKey: config.CAPTCHA_SITE_KEY,
-          clientIp: req.ip ?? req.socket.remoteAddress ?? '127.0.0.1',
-          nonce: randomBytes(16).toString('base64'),
-          requestId: requestIdFrom(req.headers['x-request-id']),
-        });
-        return context;
-      },
-    }),
-  );
+  const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
+  const contextFor = (req: express.Request): RouterContextProvider => {
+    const context = new RouterContextProvider();
+    context.set(deps.webRequest, {
+      apiBaseUrl: config.API_BASE_URL,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      captchaSiteKey: config.CAPTCHA_SITE_KEY,
+      clientIp: req.ip ?? req.socket.remoteAddress ?? '127.0.0.1',
+      nonce: randomBytes(16).toString('base64'),
+      requestId: requestIdFrom(req.headers['x-request-id']),
+    });
+    return context;
+  };
+
+  if (config.WEB_PAGE_CACHE_MS > 0) {
+    app.use(anonymousPageCache(deps.build, mode, contextFor, config.WEB_PAGE_CACHE_MS));
+  }
+  app.use(createRequestHandler({ build: deps.build, mode, getLoadContext: contextFor }));
 
   // A missing asset, or a failure before React Router: a small HTML page, never a stack.
   app.use((err: { status?: number; statusCode?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {

@@ -11,6 +11,11 @@ export const configSchema = baseConfigSchema.extend({
   PUBLIC_BASE_URL: settings.url(`http://localhost:${GATEWAY_PORT}`).transform((u) => new URL(u).origin),
   /** The CAPTCHA widget's public site key; unset = no widget (the CAPTCHA is off). */
   CAPTCHA_SITE_KEY: settings.optionalString,
+  /**
+   * How long a page rendered for a reader without a session is served to the next ones
+   * (ms; 0 = off). Pages for logged-in readers are never stored (src/page-cache.ts).
+   */
+  WEB_PAGE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** The Vite build (client assets and server bundle); tests and images may move it. */
   WEB_BUILD_DIR: z.string().default(fileURLToPath(new URL('../build', import.meta.url))),
 });

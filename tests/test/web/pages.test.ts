@@ -1,6 +1,7 @@
 // The web client as a whole, through the gateway: page paths reach web and API paths do
 // not, every sitemap URL is a page, error pages are HTML, languages are chosen and kept,
 // pages carry their own CSP (nonce on every script) and no secret ends up in the HTML.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { apiLogin, expectAccessible, launchBrowser, openPage } from './browser.js';
@@ -10,7 +11,10 @@ let sys: WebSystem;
 let browser: Browser;
 
 beforeAll(async () => {
-  [sys, browser] = await Promise.all([startWebSystem(), launchBrowser()]);
+  [sys, browser] = await Promise.all([
+    startWebSystem({ env: { web: { WEB_PAGE_CACHE_MS: '2000' } } }),
+    launchBrowser(),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -115,8 +119,11 @@ describe('languages', () => {
 });
 
 describe('page security', () => {
-  it('sends a strict CSP whose nonce is on every script, and the usual page headers', async () => {
-    const res = await get('/');
+  it('sends logged-in readers a strict CSP with a fresh nonce on every script, and the usual page headers', async () => {
+    const user = await apiLogin(sys, 'pages-nonce@web.test', '203.0.113.11');
+    const headers = { cookie: user.cookie, 'x-forwarded-for': '203.0.113.11' };
+    const res = await get('/', headers);
+    expect(res.headers.get('x-page-cache')).toBeNull();
     const csp = res.headers.get('content-security-policy') ?? '';
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce).toBeDefined();
@@ -128,8 +135,29 @@ describe('page security', () => {
     expect(scripts.length).toBeGreaterThan(0);
     for (const attrs of scripts) expect(attrs).toContain(`nonce="${nonce}"`);
     // A new nonce for every response.
-    const other = (await get('/')).headers.get('content-security-policy');
+    const other = (await get('/', headers)).headers.get('content-security-policy');
     expect(other).not.toBe(csp);
+  });
+
+  it('serves anonymous pages from the short cache, their CSP naming the hash of each inline script', async () => {
+    const first = await get('/apps?cache=probe', { 'accept-encoding': 'gzip' });
+    expect(first.headers.get('x-page-cache')).toBe('miss');
+    await first.arrayBuffer();
+    const second = await get('/apps?cache=probe', { 'accept-encoding': 'gzip' });
+    expect(second.headers.get('x-page-cache')).toBe('hit');
+    const csp = second.headers.get('content-security-policy') ?? '';
+    expect(csp).not.toContain('nonce-');
+    const html = await second.text();
+    const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/src=/.test(m[1]!));
+    expect(inline.length).toBeGreaterThan(0);
+    for (const m of inline) {
+      const hash = createHash('sha256').update(m[2]!, 'utf8').digest('base64');
+      expect(csp).toContain(`'sha256-${hash}'`);
+    }
+    // Another language is another page.
+    const german = await get('/apps?cache=probe', { 'accept-language': 'de' });
+    expect(german.headers.get('x-page-cache')).toBe('miss');
+    expect(htmlLangOf(await german.text())).toBe('de');
   });
 
   it('keeps the session token out of the HTML of a logged-in page', async () => {
@@ -153,6 +181,16 @@ describe('in a real browser', () => {
     await expectAccessible(page);
     // The document's own 404 is reported by Chromium as a failed load; nothing else may fail.
     expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 404 (Not Found)']);
+    await context.close();
+  });
+
+  it('runs a page served from the cache without CSP violations', async () => {
+    const { page, errors, context } = await openPage(browser, sys, { clientIp: '203.0.113.12' });
+    await page.goto('/?from=cache');
+    const again = await page.goto('/?from=cache');
+    expect(again?.headers()['x-page-cache']).toBe('hit');
+    await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+    expect(errors).toEqual([]);
     await context.close();
   });
 

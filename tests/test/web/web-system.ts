@@ -105,6 +105,9 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
       {
         API_BASE_URL: gateway.url,
         PUBLIC_BASE_URL: publicBaseUrl,
+        // Tests act and look again at once; the anonymous page cache is tested on its own
+        // (pages.test.ts turns it on).
+        WEB_PAGE_CACHE_MS: '0',
         ...(options.captcha ? { CAPTCHA_SITE_KEY: options.captcha.siteKey } : {}),
         ...env.web,
       },
