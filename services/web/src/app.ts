@@ -9,6 +9,7 @@ import express, { type Express } from 'express';
 import { RouterContextProvider, type RouterContext, type ServerBuild } from 'react-router';
 import type { Config } from './config.js';
 import { anonymousPageCache } from './anonymous-pages.js';
+import { assetsHandler } from './assets.js';
 
 export interface WebAppDeps {
   config: Pick<
@@ -71,10 +72,7 @@ export function buildApp(deps: WebAppDeps): Express {
   app.use(compression());
   const client = path.join(config.WEB_BUILD_DIR, 'client');
   // Hashed file names: a new build has new names, so a year is safe.
-  app.use(
-    '/assets',
-    express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
-  );
+  app.use('/assets', assetsHandler(path.join(client, 'assets')));
   app.use(express.static(client, { maxAge: '1h', index: false, redirect: false }));
 
   const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
