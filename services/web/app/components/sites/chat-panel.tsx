@@ -149,11 +149,13 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
     <section className="chat card" aria-labelledby="chat-heading">
       <h2 id="chat-heading">{t('chat.heading')}</h2>
       {messages.length === 0 ? <p className="hint">{t('chat.empty')}</p> : null}
-      <ol className="chat-log" role="log" aria-label={t('chat.log')}>
-        {messages.map((m) => (
-          <ChatLine key={m.id} m={m} likes={likes[m.id] ?? 0} onLike={like} />
-        ))}
-      </ol>
+      <div className="chat-log" role="log" aria-label={t('chat.log')}>
+        <ol>
+          {messages.map((m) => (
+            <ChatLine key={m.id} m={m} likes={likes[m.id] ?? 0} onLike={like} />
+          ))}
+        </ol>
+      </div>
       <Form method="post" className="chat-form" onSubmit={(e) => void send(e)}>
         <input type="hidden" name="intent" value="chat" />
         <label htmlFor="chat-input">{t('chat.label')}</label>

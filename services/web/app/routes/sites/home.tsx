@@ -198,6 +198,7 @@ export default function HomePage({ loaderData, actionData }: Route.ComponentProp
     <div className="sites-home">
       <Background bg={background} />
       <LiveIndicator />
+      <SubmitForm result={submitResult} />
       <div className="home-grid">
         <section className="site-list-section" aria-labelledby="sites-heading">
           <h2 id="sites-heading">{t('home.sitesHeading')}</h2>
@@ -224,7 +225,6 @@ export default function HomePage({ loaderData, actionData }: Route.ComponentProp
           )}
         </section>
         <div className="home-side">
-          <SubmitForm result={submitResult} />
           <ChatPanel initial={messages} />
         </div>
       </div>

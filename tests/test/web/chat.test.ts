@@ -1,0 +1,103 @@
+// The chat on the home page in real browsers: a message posted in one (Enter) appears live
+// in another, so do likes; translation into the reader's language; entrance and system
+// messages rendered from their keys in the reader's language.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, openPage, type OpenedPage } from './browser.js';
+import { startWebSystem, type WebSystem } from './web-system.js';
+
+let sys: WebSystem;
+let browser: Browser;
+
+beforeAll(async () => {
+  [sys, browser] = await Promise.all([startWebSystem(), launchBrowser()]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await sys?.stop();
+}, 60_000);
+
+async function openHome(o: OpenedPage, path = '/'): Promise<void> {
+  await o.page.goto(path);
+  await o.page.locator('.live-indicator.live-open').waitFor();
+}
+
+describe('the chat', () => {
+  it('shows a message posted in one browser live in another, and likes with their count', async () => {
+    const alice = await openPage(browser, sys, { clientIp: '192.0.2.21' });
+    const bob = await openPage(browser, sys, { clientIp: '192.0.2.22' });
+    await Promise.all([openHome(alice), openHome(bob)]);
+
+    const box = alice.page.getByLabel('Your message');
+    expect(await box.getAttribute('maxlength')).toBe('200');
+    await box.fill('Hello from Alice');
+    await box.press('Enter');
+    // The sender's box empties; the other browser gets the message without a reload.
+    await alice.page.waitForFunction(() => (document.getElementById('chat-input') as HTMLInputElement).value === '');
+    const inBob = bob.page.getByRole('log').locator('li', { hasText: 'Hello from Alice' });
+    await inBob.waitFor();
+    expect(await alice.page.getByRole('log').locator('li', { hasText: 'Hello from Alice' }).count()).toBe(1);
+
+    // Bob likes it: Alice sees the count.
+    await inBob.getByRole('button', { name: /Like/ }).click();
+    await inBob.locator('.like-count').getByText('1').waitFor();
+    await alice.page.getByRole('log').locator('li', { hasText: 'Hello from Alice' }).locator('.like-count').getByText('1').waitFor();
+    // A second like by the same visitor is refused in words, the count stays.
+    await inBob.getByRole('button', { name: /Like/ }).click();
+    await inBob.getByText('You already liked this message.').waitFor();
+    expect(await inBob.locator('.like-count').innerText()).toBe('1');
+
+    expect(alice.errors).toEqual([]);
+    // The browser logs the expected 409 answer itself; nothing else may be there.
+    expect(bob.errors.filter((e) => !/status of 409/.test(e))).toEqual([]);
+    expect(bob.errors.filter((e) => /status of 409/.test(e))).toHaveLength(1);
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('translates a message into the reader’s language', async () => {
+    const writer = await openPage(browser, sys, { clientIp: '192.0.2.23' });
+    const reader = await openPage(browser, sys, { clientIp: '192.0.2.24', locale: 'fr-FR' });
+    await Promise.all([openHome(writer), openHome(reader, '/?lang=fr')]);
+    await writer.page.getByLabel('Your message').fill('Good morning everyone');
+    await writer.page.getByLabel('Your message').press('Enter');
+    const line = reader.page.getByRole('log').locator('li', { hasText: 'Good morning everyone' });
+    await line.waitFor();
+    await line.getByRole('button', { name: 'Traduire' }).click();
+    await line.locator('.chat-translation').getByText('[French] Good morning everyone').waitFor();
+    expect(await line.locator('.chat-translation').getAttribute('lang')).toBe('fr');
+    expect(writer.errors).toEqual([]);
+    expect(reader.errors).toEqual([]);
+    await writer.context.close();
+    await reader.context.close();
+  });
+
+  it('renders entrance and system messages in the reader’s language', async () => {
+    const reader = await openPage(browser, sys, { clientIp: '192.0.2.25', locale: 'fr-FR' });
+    await openHome(reader, '/?lang=fr');
+    // A visitor from Newmarket (GB) comes in: an entrance message with the place in French.
+    const visitor = await openPage(browser, sys, { clientIp: '81.2.69.142' });
+    await openHome(visitor);
+    const log = reader.page.getByRole('log');
+    await log.getByText('Un visiteur de Newmarket, Royaume-Uni a rejoint le chat').waitFor();
+    // The visitor, reading English, sees the same message in English.
+    await visitor.page.reload();
+    await visitor.page.getByRole('log').getByText('A visitor from Newmarket, United Kingdom joined the chat').waitFor();
+
+    // A shared site posts a system message (through the queue), shown translated.
+    const res = await fetch(`${sys.baseUrl}/api/sites`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.26' },
+      body: JSON.stringify({ url: sys.website.url('/announced') }),
+    });
+    expect(res.status).toBe(201);
+    await log.getByText('Un nouveau site a été partagé : 127.0.0.1').waitFor();
+    // No translate action on system messages: they are already in the reader's language.
+    expect(await log.locator('li.chat-system').first().getByRole('button', { name: 'Traduire' }).count()).toBe(0);
+    expect(reader.errors).toEqual([]);
+    expect(visitor.errors).toEqual([]);
+    await reader.context.close();
+    await visitor.context.close();
+  });
+});
