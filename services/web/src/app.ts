@@ -1,6 +1,7 @@
 // The web process's HTTP handling: health and metrics, static assets (hashed files cached
 // for a year), compression, then every other path rendered by React Router.
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createRequestHandler } from '@react-router/express';
 import { requestIdFrom, type Logger, type Metrics } from '@svc/service-kit';
@@ -73,7 +74,11 @@ export function buildApp(deps: WebAppDeps): Express {
   const client = path.join(config.WEB_BUILD_DIR, 'client');
   // Hashed file names: a new build has new names, so a year is safe.
   app.use('/assets', assetsHandler(path.join(client, 'assets')));
-  app.use(express.static(client, { maxAge: '1h', index: false, redirect: false }));
+  // The few files at the build's top level (favicon…): looked up in a set, so page paths
+  // cost no file-system call.
+  const topFiles = existsSync(client) ? new Set(readdirSync(client)) : new Set<string>();
+  const staticFiles = express.static(client, { maxAge: '1h', index: false, redirect: false });
+  app.use((req, res, next) => (topFiles.has(req.path.slice(1)) ? staticFiles(req, res, next) : next()));
 
   const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
   const contextFor = (req: express.Request): RouterContextProvider => {
