@@ -4,7 +4,7 @@
 // for search engines consistent with /sitemap.xml, claim instructions), 404s, languages.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { expectAccessible, launchBrowser, openPage, screenshot } from './browser.js';
+import { apiLogin, expectAccessible, launchBrowser, openPage, screenshot } from './browser.js';
 import { startWebSystem, type WebSystem } from './web-system.js';
 
 let sys: WebSystem;
@@ -291,6 +291,32 @@ describe('the site page', () => {
     await expectAccessible(page);
     await screenshot(page, 'site');
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lets a logged-in owner verify the claim once the meta tag is on the site', async () => {
+    const ip = '192.0.2.11';
+    const { cookie } = await apiLogin(sys, 'owner@example.com', ip);
+    const submitted = await api<{ site: ApiSite }>('/api/sites', {
+      method: 'POST',
+      ip,
+      body: JSON.stringify({ url: sys.website.url('/claimable/mine') }),
+    });
+    expect(submitted.status).toBe(201);
+    const { id } = submitted.body.site;
+    const { page, errors, context } = await open({ clientIp: ip, cookie });
+    await page.goto(`/site/${id}`);
+    // Not on the site yet: the answer says so, the site stays unclaimed.
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.locator('.claim').getByText('The tag was not found on the site.').waitFor();
+    expect(await page.getByText('This site is not claimed yet.').count()).toBe(1);
+    // The owner adds the tag: verified, and the page says the site is claimed.
+    sys.website.verify(id);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('This site is claimed by its owner.').waitFor();
+    expect((await api<{ site: { is_claimed: boolean } }>(`/api/sites/${id}`)).body.site.is_claimed).toBe(true);
+    // The refused first attempt is logged by the browser itself (a 4xx answer), nothing else.
+    expect(errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e))).toEqual([]);
     await context.close();
   });
 

@@ -90,7 +90,7 @@ function Claim({ id, claimed }: { id: string; claimed: boolean }) {
       void revalidator.revalidate();
     } catch (err) {
       const status = (err as { status?: number }).status;
-      setAnswer({ text: status === 400 || status === 422 ? `${t('claim.notFound')} ${describeError(err, t)}` : describeError(err, t), error: true });
+      setAnswer({ text: status === 400 ? t('claim.notFound') : describeError(err, t), error: true });
     } finally {
       setBusy(false);
     }
