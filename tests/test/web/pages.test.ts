@@ -202,8 +202,9 @@ describe('in a real browser', () => {
     const { page, errors, context } = await openPage(browser, sys, { clientIp: '203.0.113.9' });
     await page.goto('/apps');
     await page.locator('.language-menu summary').click();
-    await page.getByRole('link', { name: '日本語' }).click();
-    await page.waitForFunction(() => document.documentElement.lang === 'ja');
+    // A navigation: wait for its load, not for a function across it.
+    await Promise.all([page.waitForURL(/lang=ja/, { waitUntil: 'load' }), page.getByRole('link', { name: '日本語' }).click()]);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
     await page.goto('/');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
     expect(errors).toEqual([]);
