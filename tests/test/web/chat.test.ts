@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, type OpenedPage } from './browser.js';
-import { startWebSystem, type WebSystem } from './web-system.js';
+import { startWebSystem, WEB_INTERNAL_TOKEN, type WebSystem } from './web-system.js';
 
 let sys: WebSystem;
 let browser: Browser;
@@ -100,4 +100,39 @@ describe('the chat', () => {
     await reader.context.close();
     await visitor.context.close();
   });
+
+  it('says when it is reconnecting and, once back, shows what was missed', async () => {
+    const reader = await openPage(browser, sys, { clientIp: '192.0.2.27' });
+    await openHome(reader);
+    const indicator = reader.page.locator('.live-indicator');
+    expect(await indicator.getAttribute('aria-live')).toBe('polite');
+    expect(await indicator.innerText()).toContain('Live');
+    // The real-time service restarts (1012 to every socket).
+    const old = sys.processes.realtime;
+    await old.stop();
+    await indicator.getByText('Reconnecting…').waitFor();
+    // A message posted meanwhile reaches no socket…
+    const posted = await fetch(`${sys.baseUrl}/api/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.28' },
+      body: JSON.stringify({ content: 'Posted while you were away' }),
+    });
+    expect(posted.status).toBe(201);
+    // …and is there once the page has reconnected (it re-reads the recent messages).
+    sys.processes.realtime = await sys.system.start(
+      'services/realtime/dist/main.js',
+      {
+        REDIS_PREFIX: sys.system.redisPrefix,
+        JWT_PUBLIC_KEY: sys.system.keys.publicKey,
+        CHAT_URL: sys.processes.chat.url,
+        INTERNAL_TOKEN: WEB_INTERNAL_TOKEN,
+      },
+      { port: old.port },
+    );
+    await reader.page.locator('.live-indicator.live-open').waitFor({ timeout: 45_000 });
+    await reader.page.getByRole('log').getByText('Posted while you were away').waitFor();
+    // Only the failed connection attempts during the outage may have been logged.
+    expect(reader.errors.filter((e) => !/WebSocket|Failed to load resource/.test(e))).toEqual([]);
+    await reader.context.close();
+  }, 90_000);
 });

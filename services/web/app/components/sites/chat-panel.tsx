@@ -2,7 +2,7 @@
 // entrance and system messages in the reader's language, a box to post, translation.
 import type { ChatMessage } from '@svc/types';
 import { CHAT_MESSAGE_MAX_LENGTH } from '@svc/types/constants';
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form } from 'react-router';
 import { browserApi } from '../../lib/api.client';
@@ -98,6 +98,15 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
       .slice(-KEEP);
   }, [initial, live]);
 
+  // The newest message is at the bottom: keep it in view (unless the reader scrolled up).
+  const log = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const last = messages[messages.length - 1]?.id;
+  useEffect(() => {
+    const el = log.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [last]);
+
   const add = (m: ChatMessage) => setLive((prev) => (prev.some((p) => p.id === m.id) ? prev : [...prev, m].slice(-KEEP)));
 
   useLiveEvent((ev) => {
@@ -149,7 +158,17 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
     <section className="chat card" aria-labelledby="chat-heading">
       <h2 id="chat-heading">{t('chat.heading')}</h2>
       {messages.length === 0 ? <p className="hint">{t('chat.empty')}</p> : null}
-      <div className="chat-log" role="log" aria-label={t('chat.log')}>
+      <div
+        className="chat-log"
+        role="log"
+        aria-label={t('chat.log')}
+        ref={log}
+        tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+      >
         <ol>
           {messages.map((m) => (
             <ChatLine key={m.id} m={m} likes={likes[m.id] ?? 0} onLike={like} />
