@@ -2,10 +2,13 @@
 // (Open Graph, icon as an image), installing and opening an app in the desktop's sandboxed
 // frame (and the desktop's CSP), uninstalling, and five reporters blocking an app through
 // the report dialog.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { apiLogin, expectAccessible, launchBrowser, openPage, screenshot } from './browser.js';
 import { startWebSystem, type WebSystem } from './web-system.js';
+
+// A real browser against the whole system: generous when the machine is busy.
+jest.setTimeout(60_000);
 
 let sys: WebSystem;
 let browser: Browser;
@@ -95,6 +98,14 @@ afterAll(async () => {
 
 const cardNames = (page: Page) => page.locator('.app-card h2').allTextContents();
 
+/** Resolves once React has hydrated the page (its DOM nodes carry React's fiber keys). */
+const hydrated = (page: Page) =>
+  page.waitForFunction(() => {
+    const main = document.querySelector('main');
+    return !!main && Object.keys(main).some((k) => k.startsWith('__reactFiber'));
+  });
+
+
 describe('/apps', () => {
   it('lists the approved apps as cards linking to their pages, with downloads', async () => {
     const { page, errors, context } = await openPage(browser, sys, { clientIp: '198.18.2.10' });
@@ -116,6 +127,7 @@ describe('/apps', () => {
   it('searches (q), filters by category and app_type and pages with shareable GET links', async () => {
     const { page, errors, context } = await openPage(browser, sys, { clientIp: '198.18.2.11' });
     await page.goto('/apps');
+    await hydrated(page);
     await page.getByLabel('Search apps').fill('swap');
     await page.getByLabel('Search apps').press('Enter');
     // Empty fields stay out of the shareable address.
@@ -124,6 +136,7 @@ describe('/apps', () => {
     expect(await cardNames(page)).toEqual(['Chain Swap']);
 
     await page.goto('/apps');
+    await hydrated(page);
     await page.getByLabel('Category').selectOption('productivity');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL((url) => url.search === '?category=productivity');

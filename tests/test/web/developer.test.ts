@@ -1,10 +1,13 @@
 // The developer dashboard in a real browser: submitting an app (checked in the browser with
 // the contract's schema before any request, then by the API), editing it with a live icon
 // preview, and its API keys: shown once, listed by prefix, revoked (the key then gets 401).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
 import { apiLogin, expectAccessible, launchBrowser, openPage, screenshot } from './browser.js';
 import { startWebSystem, type WebSystem } from './web-system.js';
+
+// A real browser against the whole system: generous when the machine is busy.
+jest.setTimeout(60_000);
 
 let sys: WebSystem;
 let browser: Browser;
@@ -24,6 +27,13 @@ const api = (path: string, init: { method?: string; headers?: Record<string, str
     },
     body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     redirect: 'manual',
+  });
+
+/** Resolves once React has hydrated the page (its DOM nodes carry React's fiber keys). */
+const hydrated = (page: Page) =>
+  page.waitForFunction(() => {
+    const main = document.querySelector('main');
+    return !!main && Object.keys(main).some((k) => k.startsWith('__reactFiber'));
   });
 
 beforeAll(async () => {
@@ -54,6 +64,7 @@ describe('/developer', () => {
     expect(await page.title()).toBe('Developer dashboard · svc');
     expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
     await page.getByText('You have not submitted an app yet.').waitFor();
+    await hydrated(page);
 
     await page.getByLabel('Slug (address name)').fill('pixel-board');
     await page.getByLabel('Name', { exact: true }).fill('Pixel Board');
@@ -83,6 +94,7 @@ describe('/developer', () => {
     // The same slug again: the API's own answer (409), in words.
     await page.goto('/developer');
     await page.getByRole('link', { name: 'Pixel Board' }).waitFor();
+    await hydrated(page);
     await page.getByLabel('Slug (address name)').fill('pixel-board');
     await page.getByLabel('Name', { exact: true }).fill('Pixel Board again');
     await page.getByLabel('Address (URL)').fill('https://pixel-board.example/2');
@@ -126,6 +138,7 @@ describe('/developer', () => {
     const { page, errors, context } = await openPage(browser, sys, { cookie: dev.cookie, clientIp: DEV_IP });
     await page.goto('/developer/apps/pixel-board');
     expect(await page.title()).toBe('Manage Pixel Board · svc');
+    await hydrated(page);
     await page.getByLabel('Name', { exact: true }).fill('Pixel Board Pro');
     await page.getByLabel('Description').fill('Draw pixels together, now in colour');
     await page.getByLabel('Icon gradient start').fill('#0f766e');
@@ -161,6 +174,7 @@ describe('/developer', () => {
     const { page, errors, context } = await openPage(browser, sys, { cookie: dev.cookie, clientIp: DEV_IP });
     await page.goto('/developer/apps/pixel-board');
     await page.getByText('No keys yet.').waitFor();
+    await hydrated(page);
     await page.getByRole('button', { name: 'Create a key' }).click();
     const secret = page.getByLabel('API key', { exact: true });
     await secret.waitFor();

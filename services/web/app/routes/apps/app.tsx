@@ -12,19 +12,19 @@ import type { Route } from './+types/app';
 import { AppIcon } from '../../components/apps/app-icon';
 import { describeFailure, failureOf, type AnyT, type Failure } from '../../components/apps/errors';
 import { loginHref, rootOf } from '../../components/apps/meta';
+import { useHydrated } from '../../components/apps/use-hydrated';
 import { hasSession, serverApi } from '../../lib/api.server';
 import { useRootData } from '../../root';
 import css from './apps.css?url';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];
 
-export function meta({ loaderData, matches, location }: Route.MetaArgs) {
+export function meta({ loaderData, matches }: Route.MetaArgs) {
   const app = loaderData?.app;
   if (!app) return [];
   const base = rootOf(matches)?.publicBaseUrl ?? '';
   const url = `${base}/apps/${encodeURIComponent(app.slug)}`;
   const description = app.description.slice(0, 300) || app.name;
-  void location;
   return [
     { title: `${app.name} · svc` },
     { name: 'description', content: description },
@@ -133,9 +133,10 @@ function ReportDialog({ slug, name }: { slug: string; name: string }) {
   const result = fetcher.data?.intent === 'report' ? fetcher.data : undefined;
   const outcome = result ? reportOutcome(result, t) : undefined;
   const done = result !== undefined && (result.ok || result.failure.status === 409 || result.failure.status === 403);
+  const hydrated = useHydrated();
   return (
     <>
-      <button type="button" className="secondary" onClick={() => dialog.current?.showModal()}>
+      <button type="button" className="secondary" disabled={!hydrated} onClick={() => dialog.current?.showModal()}>
         {t('report.open')}
       </button>
       <dialog ref={dialog} className="report-dialog" aria-labelledby="report-title">

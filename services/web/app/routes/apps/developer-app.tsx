@@ -6,12 +6,13 @@ import { UpdateAppBody, type ApiKeyListItem, type App, type CreateApiKeyResponse
 import { APP_CATEGORIES } from '@svc/types/constants';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { data, Link, redirect, useFetcher } from 'react-router';
+import { data, Link, redirect, useActionData, useFetcher } from 'react-router';
 import type { Route } from './+types/developer-app';
 import { AppIcon } from '../../components/apps/app-icon';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
 import { Field } from '../../components/apps/field';
 import { appsText, loginHref, pageMeta } from '../../components/apps/meta';
+import { useHydrated } from '../../components/apps/use-hydrated';
 import { fieldErrors, type FieldErrors } from '../../components/apps/validation';
 import { hasSession, serverApi } from '../../lib/api.server';
 import { useRootData } from '../../root';
@@ -123,7 +124,9 @@ function EditForm({ app }: { app: App }) {
     to: app.icon_gradient_to ?? '',
     svg: app.icon_svg ?? '',
   });
-  const result = fetcher.data?.intent === 'update' ? fetcher.data : undefined;
+  const routeResult = useActionData<ManageActionResult>();
+  const latest = fetcher.data ?? routeResult;
+  const result = latest?.intent === 'update' ? latest : undefined;
   const shown: FieldErrors = { ...errors };
   if (result && !result.ok) for (const f of result.invalid ?? []) shown[f] ??= t(`fields.${f}.invalid`);
 
@@ -201,6 +204,7 @@ function NewKey({ created }: { created: CreateApiKeyResponse }) {
   const { t } = useTranslation('apps');
   const [copied, setCopied] = useState<boolean | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  const hydrated = useHydrated();
   async function copy() {
     try {
       await navigator.clipboard.writeText(created.key);
@@ -218,7 +222,7 @@ function NewKey({ created }: { created: CreateApiKeyResponse }) {
         <label htmlFor="new-key-value">{t('keys.secret')}</label>
         <div className="copy-row">
           <input ref={input} id="new-key-value" type="text" readOnly value={created.key} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-          <button type="button" onClick={() => void copy()}>
+          <button type="button" disabled={!hydrated} onClick={() => void copy()}>
             {copied ? t('ui.copied', { ns: 'common' }) : t('ui.copy', { ns: 'common' })}
           </button>
         </div>
@@ -262,10 +266,14 @@ function Keys({ keys }: { keys: ApiKeyListItem[] }) {
   const lang = useRootData()?.lang ?? 'en';
   const fetcher = useFetcher<ManageActionResult>();
   const [created, setCreated] = useState<CreateApiKeyResponse | null>(null);
+  // Without JavaScript the form posts the whole page: the answer is the route's action data.
+  const routeResult = useActionData<ManageActionResult>();
+  const latest = fetcher.data ?? routeResult;
   useEffect(() => {
-    if (fetcher.data?.intent === 'create-key' && fetcher.data.ok) setCreated(fetcher.data.key);
-  }, [fetcher.data]);
-  const failure = fetcher.data && !fetcher.data.ok ? fetcher.data.failure : undefined;
+    if (latest?.intent === 'create-key' && latest.ok) setCreated(latest.key);
+  }, [latest]);
+  const shownKey = created ?? (latest?.intent === 'create-key' && latest.ok ? latest.key : null);
+  const failure = latest && !latest.ok && latest.intent === 'create-key' ? latest.failure : undefined;
   const dates = new Intl.DateTimeFormat(lang, {
     year: 'numeric',
     month: 'short',
@@ -291,7 +299,7 @@ function Keys({ keys }: { keys: ApiKeyListItem[] }) {
           {describeFailure(failure, t)}
         </p>
       ) : null}
-      {created ? <NewKey created={created} /> : null}
+      {shownKey ? <NewKey created={shownKey} /> : null}
       {keys.length === 0 ? (
         <p>{t('keys.none')}</p>
       ) : (
