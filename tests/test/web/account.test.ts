@@ -224,6 +224,33 @@ describe('login with an emailed code', () => {
   });
 });
 
+describe('in the reader\'s language', () => {
+  it('shows the login page in Arabic, right to left, and an account page in German', async () => {
+    const { page, context, errors } = await openPage(browser, sys, { clientIp: nextIp() });
+    try {
+      await page.goto('/login?lang=ar');
+      expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+      await page.getByRole('heading', { level: 1, name: 'تسجيل الدخول' }).waitFor();
+      await page.getByLabel('عنوان البريد الإلكتروني').waitFor();
+      expect(await page.title()).toContain('تسجيل الدخول');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const ip = nextIp();
+    const user = await apiLogin(sys, 'leser@example.com', ip);
+    const german = await openPage(browser, sys, { cookie: user.cookie, clientIp: ip, locale: 'de-DE' });
+    try {
+      await german.page.goto('/me/bookmarks');
+      await german.page.getByRole('heading', { level: 1, name: 'Lesezeichen' }).waitFor();
+      await german.page.getByText('Du hast noch keine Website als Lesezeichen gespeichert.').waitFor();
+      expect(german.errors).toEqual([]);
+    } finally {
+      await german.context.close();
+    }
+  });
+});
+
 describe('the account pages', () => {
   it('changes the username on /me, and the header shows the new name', async () => {
     const ip = nextIp();
