@@ -19,7 +19,10 @@ function LanguageSwitcher() {
   return (
     <details className="menu language-menu">
       <summary>
-        <span aria-hidden="true">🌐 </span>
+        <svg className="icon" aria-hidden="true" viewBox="0 0 24 24" width="16" height="16">
+          <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="1.8" />
+          <path d="M3 12h18M12 3c2.8 3 2.8 15 0 18M12 3c-2.8 3-2.8 15 0 18" fill="none" stroke="currentColor" strokeWidth="1.8" />
+        </svg>
         <span className="visually-hidden">{t('nav.language')}: </span>
         {root ? LANGUAGE_NAMES[root.lang] : 'English'}
       </summary>
