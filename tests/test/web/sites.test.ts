@@ -83,6 +83,7 @@ describe('the home page', () => {
   it('is complete without JavaScript: sites, daily background, chat, paging links', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL: sys.baseUrl, extraHTTPHeaders: { 'x-forwarded-for': '192.0.2.1' } });
     const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
     const res = await page.goto('/');
     expect(res?.status()).toBe(200);
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Discover and share websites');
@@ -104,6 +105,14 @@ describe('the home page', () => {
     await page.getByRole('link', { name: 'Recent' }).click();
     await page.waitForURL(/sort=recent/);
     expect(page.url()).not.toMatch(/page=/);
+    // The forms post to the page itself: sharing a site and chatting work without JavaScript.
+    await page.getByLabel('Website address (URL)').fill(sys.website.url('/shared-without-js'));
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.locator('.submit-result').getByText('Thanks! The site was added.').waitFor();
+    expect(await page.locator('.submit-result .site-title a').getAttribute('href')).toBe(sys.website.url('/shared-without-js'));
+    await page.getByLabel('Your message').fill('Written without JavaScript');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('log').getByText('Written without JavaScript').waitFor();
     await context.close();
   });
 
