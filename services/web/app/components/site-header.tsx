@@ -111,7 +111,10 @@ export function SiteHeader() {
             <NavLink to="/apps">{t('nav.apps')}</NavLink>
           </li>
           <li>
-            <NavLink to="/desktop">{t('nav.desktop')}</NavLink>
+            {/* A full load: the desktop's CSP (which app origins it may frame) is per document. */}
+            <NavLink to="/desktop" reloadDocument>
+              {t('nav.desktop')}
+            </NavLink>
           </li>
           <li>
             <NavLink to="/developer">{t('nav.developer')}</NavLink>
