@@ -260,6 +260,39 @@ describe('the home page', () => {
   });
 });
 
+/** hreflang + href of each alternate of /sitemap.xml's entry whose <loc> is `loc`. */
+async function sitemapAlternates(loc: string): Promise<string[]> {
+  const xml = await (await fetch(`${sys.baseUrl}/sitemap.xml`)).text();
+  const entry = [...xml.matchAll(/<url>([\s\S]*?)<\/url>/g)].map((m) => m[1]!).find((u) => u.includes(`<loc>${loc}</loc>`));
+  expect(entry).toBeDefined();
+  return [...entry!.matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => `${m[1]} ${m[2]!.replaceAll('&amp;', '&')}`).sort();
+}
+
+async function pageAlternates(page: Page): Promise<string[]> {
+  return (
+    await page.locator('link[rel="alternate"][hreflang]').evaluateAll((els) =>
+      els.map((e) => `${e.getAttribute('hreflang')} ${e.getAttribute('href')}`),
+    )
+  ).sort();
+}
+
+describe('the home page head', () => {
+  it('has the canonical URL and language alternates /sitemap.xml lists for it (plain view only)', async () => {
+    const { page, errors, context } = await open({ clientIp: '192.0.2.12' });
+    await page.goto('/?lang=de');
+    const loc = `${sys.baseUrl}/`;
+    expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(loc);
+    const fromSitemap = await sitemapAlternates(loc);
+    expect(fromSitemap).toHaveLength(13);
+    expect(await pageAlternates(page)).toEqual(fromSitemap);
+    // A filtered view is not in the sitemap: no canonical claiming it is the home page.
+    await page.goto('/?sort=recent');
+    expect(await page.locator('link[rel="canonical"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the site page', () => {
   it('shows the site, its head for search engines (as /sitemap.xml lists it) and how to claim it', async () => {
     const { page, errors, context } = await open({ clientIp: '192.0.2.9' });
@@ -277,18 +310,9 @@ describe('the site page', () => {
     expect(await attr('link[rel="canonical"]', 'href')).toBe(pageUrl);
 
     // The alternates are exactly the sitemap's for this page.
-    const xml = await (await fetch(`${sys.baseUrl}/sitemap.xml`)).text();
-    const entry = [...xml.matchAll(/<url>([\s\S]*?)<\/url>/g)].map((m) => m[1]!).find((u) => u.includes(`<loc>${pageUrl}</loc>`));
-    expect(entry).toBeDefined();
-    const fromSitemap = [...entry!.matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)]
-      .map((m) => `${m[1]} ${m[2]!.replaceAll('&amp;', '&')}`)
-      .sort();
+    const fromSitemap = await sitemapAlternates(pageUrl);
     expect(fromSitemap).toHaveLength(13);
-    const fromPage = (
-      await page.locator('link[rel="alternate"][hreflang]').evaluateAll((els) =>
-        els.map((e) => `${e.getAttribute('hreflang')} ${e.getAttribute('href')}`),
-      )
-    ).sort();
+    const fromPage = await pageAlternates(page);
     expect(fromPage).toEqual(fromSitemap);
 
     // Claim: the exact meta tag, and for visitors a way to log in to verify.

@@ -35,6 +35,8 @@ export function SubmitForm({ result }: { result: SubmitResult | undefined }) {
   useCaptchaScript(siteKey);
   useEffect(() => {
     if (result && 'site' in result) form.current?.reset();
+    // A CAPTCHA token is good for one submission: ask the widget for a fresh one.
+    if (result) (window as { turnstile?: { reset: () => void } }).turnstile?.reset();
   }, [result]);
   return (
     <section className="submit card" aria-labelledby="submit-heading">

@@ -11,6 +11,7 @@ import { tagLabel, withParams } from '../../components/sites/format';
 import { LiveIndicator } from '../../components/sites/live-indicator';
 import { SiteCard } from '../../components/sites/site-card';
 import { SubmitForm, type SubmitResult } from '../../components/sites/submit-form';
+import { LANGUAGE_CODES } from '../../i18n/languages';
 import { serverApi } from '../../lib/api.server';
 import { useLiveConnection } from '../../lib/live';
 import type { Route } from './+types/home';
@@ -83,16 +84,33 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   }
 }
 
-export function meta({ matches }: Route.MetaArgs) {
-  const root = matches.find((m) => m?.id === 'root')?.loaderData as { messages?: { sites?: { home?: { title?: string; description?: string } } } } | undefined;
+export function meta({ matches, location }: Route.MetaArgs): Route.MetaDescriptors {
+  const root = matches.find((m) => m?.id === 'root')?.loaderData as
+    | { publicBaseUrl?: string; messages?: { sites?: { home?: { title?: string; description?: string } } } }
+    | undefined;
   const home = root?.messages?.sites?.home;
   const title = home?.title ?? 'svc';
-  return [
+  const description = home?.description ?? '';
+  const tags: Route.MetaDescriptors = [
     { title },
-    { name: 'description', content: home?.description ?? '' },
+    { name: 'description', content: description },
+    { property: 'og:type', content: 'website' },
     { property: 'og:title', content: title },
-    { property: 'og:description', content: home?.description ?? '' },
+    { property: 'og:description', content: description },
   ];
+  // The plain home page is in /sitemap.xml: the same canonical URL and language variants.
+  const params = new URLSearchParams(location.search);
+  params.delete('lang');
+  if (root?.publicBaseUrl && params.size === 0) {
+    const loc = `${root.publicBaseUrl.replace(/\/+$/, '')}/`;
+    tags.push(
+      { property: 'og:url', content: loc },
+      { tagName: 'link', rel: 'canonical', href: loc },
+      ...LANGUAGE_CODES.map((lang) => ({ tagName: 'link', rel: 'alternate', hrefLang: lang, href: `${loc}?lang=${lang}` })),
+      { tagName: 'link', rel: 'alternate', hrefLang: 'x-default', href: loc },
+    );
+  }
+  return tags;
 }
 
 function Background({ bg }: { bg: DailyBgResponse | null }) {
