@@ -320,6 +320,7 @@ describe('the site page', () => {
     expect(await page.locator('.claim code').innerText()).toBe(`<meta name="svc-verify" content="${id}">`);
     expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Log in to verify ownership' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Log in to bookmark' }).count()).toBe(1);
     await page.getByText('Live', { exact: true }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'site');
@@ -348,6 +349,14 @@ describe('the site page', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('This site is claimed by its owner.').waitFor();
     expect((await api<{ site: { is_claimed: boolean } }>(`/api/sites/${id}`)).body.site.is_claimed).toBe(true);
+    // Logged in, the site can be bookmarked here and on its card.
+    const bookmark = page.getByRole('button', { name: 'Bookmark', exact: true });
+    await bookmark.click();
+    await page.waitForFunction(() => document.querySelector('.bookmark-button')?.getAttribute('aria-pressed') === 'true');
+    const list = await fetch(`${sys.baseUrl}/api/bookmarks`, { headers: { cookie, 'x-forwarded-for': ip } });
+    expect(((await list.json()) as { bookmarks: Array<{ site_id: string }> }).bookmarks.map((b) => b.site_id)).toEqual([id]);
+    await page.goto('/?search=claimable');
+    expect(await cards(page).first().getByRole('button', { name: /^Bookmark ?: Contract page \/claimable\/mine$/ }).getAttribute('aria-pressed')).toBe('true');
     // The refused first attempt is logged by the browser itself (a 4xx answer), nothing else.
     expect(errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e))).toEqual([]);
     await context.close();

@@ -10,6 +10,7 @@ import { useLiveEvent } from '../../lib/live';
 import { useRootData } from '../../root';
 import { describeError } from './errors';
 import { messageText } from './format';
+import { useHydrated } from './use-hydrated';
 
 const KEEP = 100;
 
@@ -28,6 +29,7 @@ function ChatLine({
   const [translation, setTranslation] = useState<string | null>(null);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const time = new Date(m.created_at);
   async function translate() {
     setBusy(true);
@@ -60,12 +62,12 @@ function ChatLine({
         </p>
       ) : null}
       <div className="chat-actions">
-        <button type="button" className="link-button chat-like" onClick={() => void like()}>
+        <button type="button" className="link-button chat-like" onClick={() => void like()} disabled={!hydrated}>
           <span aria-hidden="true">♥</span> {t('chat.like')}
           {likes > 0 ? <span className="like-count"> {likes}</span> : null}
         </button>
         {m.type === 'chat' && translation === null ? (
-          <button type="button" className="link-button" onClick={() => void translate()} disabled={busy}>
+          <button type="button" className="link-button" onClick={() => void translate()} disabled={busy || !hydrated}>
             {busy ? t('common:ui.loading') : t('chat.translate')}
           </button>
         ) : null}

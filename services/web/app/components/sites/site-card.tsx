@@ -6,9 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { browserApi } from '../../lib/api.client';
 import { useLiveSite } from '../../lib/live';
+import { BookmarkButton } from '../account/bookmark-button';
 import { useRootData } from '../../root';
 import { describeError } from './errors';
 import { platformName, siteTitle, tagLabel } from './format';
+import { useHydrated } from './use-hydrated';
 
 /** Daily boosts (the sites service's BOOSTS_PER_DAY_VISITOR / _USER). */
 const BOOSTS_VISITOR = 1;
@@ -51,6 +53,7 @@ export function BoostButton({ site }: { site: Site }) {
   const [count, setCount] = useState<number | undefined>(undefined);
   const [note, setNote] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const boosts = count ?? site.boost_count;
   async function boost() {
     setBusy(true);
@@ -73,7 +76,7 @@ export function BoostButton({ site }: { site: Site }) {
   }
   return (
     <div className="boost">
-      <button type="button" className="secondary" onClick={() => void boost()} disabled={busy}>
+      <button type="button" className="secondary" onClick={() => void boost()} disabled={busy || !hydrated}>
         {t('boost.button', { n: boosts })}
       </button>
       <p className={note?.error ? 'error-text boost-note' : 'boost-note'} aria-live="polite">
@@ -83,7 +86,16 @@ export function BoostButton({ site }: { site: Site }) {
   );
 }
 
-export function SiteCard({ site: initial, headingLevel = 3 }: { site: Site; headingLevel?: 2 | 3 }) {
+export function SiteCard({
+  site: initial,
+  headingLevel = 3,
+  bookmarked,
+}: {
+  site: Site;
+  headingLevel?: 2 | 3;
+  /** Logged-in readers: whether the site is among their bookmarks (undefined: no button). */
+  bookmarked?: boolean;
+}) {
   const { t, i18n } = useTranslation('sites');
   const site = useLiveSite(initial);
   const H = headingLevel === 2 ? 'h2' : 'h3';
@@ -119,6 +131,9 @@ export function SiteCard({ site: initial, headingLevel = 3 }: { site: Site; head
       </p>
       <div className="site-card-actions">
         <BoostButton site={site} />
+        {bookmarked !== undefined ? (
+          <BookmarkButton siteId={site.id} initiallyBookmarked={bookmarked} siteTitle={siteTitle(site)} />
+        ) : null}
         <Link to={`/site/${encodeURIComponent(site.id)}`} className="details-link">
           {t('card.details')}
           <span className="visually-hidden">: {siteTitle(site)}</span>

@@ -12,8 +12,9 @@ import { LiveIndicator } from '../../components/sites/live-indicator';
 import { SiteCard } from '../../components/sites/site-card';
 import { SubmitForm, type SubmitResult } from '../../components/sites/submit-form';
 import { LANGUAGE_CODES } from '../../i18n/languages';
-import { serverApi } from '../../lib/api.server';
+import { hasSession, serverApi } from '../../lib/api.server';
 import { useLiveConnection } from '../../lib/live';
+import { useRootData } from '../../root';
 import type { Route } from './+types/home';
 import css from './sites.css?url';
 
@@ -44,7 +45,7 @@ export function readFilters(params: URLSearchParams): HomeFilters {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = serverApi(request, context);
   const filters = readFilters(new URL(request.url).searchParams);
-  const [sites, background, messages] = await Promise.all([
+  const [sites, background, messages, bookmarks] = await Promise.all([
     api.sites
       .list({ sort: filters.sort, tag: filters.tag, search: filters.search || undefined, page: filters.page })
       .then((r): SiteListResponse | PlainError => r)
@@ -54,8 +55,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .list({ limit: 50 })
       .then((r) => r.messages)
       .catch((): ChatMessage[] => []),
+    // Logged-in readers get a bookmark button on each card.
+    hasSession(request)
+      ? api.bookmarks
+          .list()
+          .then((r) => r.bookmarks.map((b) => b.site_id))
+          .catch((): string[] | null => null)
+      : Promise.resolve(null),
   ]);
-  return { filters, sites, background, messages };
+  return { filters, sites, background, messages, bookmarks };
 }
 
 type ActionResult = SubmitResult | { intent: 'chat'; error?: PlainError; sent?: boolean };
@@ -206,7 +214,9 @@ function Pager({ page, hasMore }: { page: number; hasMore: boolean }) {
 
 export default function HomePage({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('sites');
-  const { filters, sites, background, messages } = loaderData;
+  const { filters, sites, background, messages, bookmarks } = loaderData;
+  const root = useRootData();
+  const marked = root?.user && bookmarks ? new Set(bookmarks) : undefined;
   const revalidator = useRevalidator();
   // After a reconnect, re-read what may have been missed: the chat and the visible sites.
   useLiveConnection(() => void revalidator.revalidate());
@@ -232,7 +242,7 @@ export default function HomePage({ loaderData, actionData }: Route.ComponentProp
               <ul className="site-grid">
                 {list.sites.map((site) => (
                   <li key={site.id}>
-                    <SiteCard site={site} />
+                    <SiteCard site={site} bookmarked={marked ? marked.has(site.id) : undefined} />
                   </li>
                 ))}
               </ul>

@@ -7,11 +7,13 @@ import { useTranslation } from 'react-i18next';
 import { data, Link, useRevalidator } from 'react-router';
 import { describeError } from '../../components/sites/errors';
 import { siteTitle } from '../../components/sites/format';
+import { BookmarkButton } from '../../components/account/bookmark-button';
 import { LiveIndicator } from '../../components/sites/live-indicator';
+import { useHydrated } from '../../components/sites/use-hydrated';
 import { BoostButton, ProfileLine, recordClick, SiteTags } from '../../components/sites/site-card';
 import { LANGUAGE_CODES } from '../../i18n/languages';
 import { browserApi } from '../../lib/api.client';
-import { serverApi } from '../../lib/api.server';
+import { hasSession, serverApi } from '../../lib/api.server';
 import { useLiveConnection, useLiveSite } from '../../lib/live';
 import { webRequest } from '../../lib/request-context';
 import { useRootData } from '../../root';
@@ -26,8 +28,17 @@ const CLAIM_META_NAME = 'svc-verify';
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!ID.test(params.id)) throw data(null, { status: 404 });
   try {
-    const { site } = await serverApi(request, context).sites.get(params.id);
-    return { site, publicBaseUrl: context.get(webRequest).publicBaseUrl.replace(/\/+$/, '') };
+    const api = serverApi(request, context);
+    const [{ site }, bookmarked] = await Promise.all([
+      api.sites.get(params.id),
+      hasSession(request)
+        ? api.bookmarks
+            .list()
+            .then((r) => r.bookmarks.some((b) => b.site_id === params.id))
+            .catch(() => false)
+        : Promise.resolve(false),
+    ]);
+    return { site, bookmarked, publicBaseUrl: context.get(webRequest).publicBaseUrl.replace(/\/+$/, '') };
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 400)) throw data(null, { status: 404 });
     throw err;
@@ -72,6 +83,7 @@ function Claim({ id, claimed }: { id: string; claimed: boolean }) {
   const [copied, setCopied] = useState(false);
   const [answer, setAnswer] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const tag = `<meta name="${CLAIM_META_NAME}" content="${id}">`;
   if (claimed) return <p className="claim-status claimed">{t('claim.claimed')}</p>;
   async function copy() {
@@ -104,12 +116,12 @@ function Claim({ id, claimed }: { id: string; claimed: boolean }) {
         <pre>
           <code id="claim-meta">{tag}</code>
         </pre>
-        <button type="button" className="secondary" onClick={() => void copy()} aria-describedby="claim-meta">
+        <button type="button" className="secondary" onClick={() => void copy()} aria-describedby="claim-meta" disabled={!hydrated}>
           {copied ? t('common:ui.copied') : t('common:ui.copy')}
         </button>
       </div>
       {root?.user ? (
-        <button type="button" onClick={() => void verify()} disabled={busy}>
+        <button type="button" onClick={() => void verify()} disabled={busy || !hydrated}>
           {t('claim.verify')}
         </button>
       ) : (
@@ -163,7 +175,10 @@ export default function SitePage({ loaderData }: Route.ComponentProps) {
           <time dateTime={site.first_submitted_at}>{df.format(new Date(site.first_submitted_at))}</time>
         </dd>
       </dl>
-      <BoostButton site={site} />
+      <div className="site-card-actions">
+        <BoostButton site={site} />
+        <BookmarkButton siteId={site.id} initiallyBookmarked={loaderData.bookmarked} />
+      </div>
       <Claim id={site.id} claimed={site.is_claimed} />
     </article>
   );
