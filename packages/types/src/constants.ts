@@ -31,6 +31,14 @@ export const SITE_TAGS = [
   '社交',
 ] as const;
 
+// ---- site sharing ------------------------------------------------------------------------
+
+/** Name of the meta element a claimant places in the site's <head>; its content is the site id. */
+export const CLAIM_META_NAME = 'svc-verify';
+/** Daily boosts: visitors per IP, logged-in users per user (UTC day). */
+export const BOOSTS_PER_DAY_VISITOR = 1;
+export const BOOSTS_PER_DAY_USER = 3;
+
 // ---- app store ---------------------------------------------------------------------------
 
 export const APP_CATEGORIES = [

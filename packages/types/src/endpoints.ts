@@ -59,9 +59,8 @@ import {
   SubmitSiteCreatedResponse,
   SubmitSiteHeaders,
   SubmitSiteExistingResponse,
-  BOOSTS_PER_DAY_USER,
-  BOOSTS_PER_DAY_VISITOR,
 } from './sites.js';
+import { BOOSTS_PER_DAY_USER, BOOSTS_PER_DAY_VISITOR } from './constants.js';
 import { TranslateBody, TranslateResponse } from './translate.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -8,11 +8,6 @@ export const SITES_PAGE_SIZE = 60;
 export const SITES_MAX_PAGE = 10_000;
 export const MAX_TAGS_PER_SITE = 3;
 export const SITE_URL_MAX_LENGTH = 2048;
-/** Name of the meta element a claimant places in the site's <head>; its content is the site id. */
-export const CLAIM_META_NAME = 'svc-verify';
-/** Daily boosts: visitors per IP, logged-in users per user (UTC day). */
-export const BOOSTS_PER_DAY_VISITOR = 1;
-export const BOOSTS_PER_DAY_USER = 3;
 
 export const SiteType = z.enum(['website', 'profile']);
 export type SiteType = z.infer<typeof SiteType>;

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form } from 'react-router';
 import { browserApi } from '../../lib/api.client';
+import { timeFormat } from '../../lib/intl';
 import { useLiveEvent } from '../../lib/live';
 import { useRootData } from '../../root';
 import { describeError } from './errors';
@@ -50,9 +51,9 @@ function ChatLine({
     <li className={`chat-message chat-${m.type}`} data-message-id={m.id}>
       <div className="chat-meta">
         {m.type === 'chat' ? <span className="chat-sender">{m.sender_name}</span> : null}
-        <time dateTime={m.created_at} suppressHydrationWarning>
-          {time.toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit' })}
-        </time>
+        {/* UTC in the server's HTML and while hydrating (the same text on both sides), then
+            the reader's own time zone. */}
+        <time dateTime={m.created_at}>{timeFormat(lang, hydrated ? undefined : 'UTC').format(time)}</time>
       </div>
       <p className="chat-text">{messageText(m, t, lang)}</p>
       {translation !== null ? (

@@ -7,14 +7,16 @@ import { Link } from 'react-router';
 import { browserApi } from '../../lib/api.client';
 import { useLiveSite } from '../../lib/live';
 import { BookmarkButton } from '../account/bookmark-button';
+import { BOOSTS_PER_DAY_USER, BOOSTS_PER_DAY_VISITOR } from '@svc/types/constants';
 import { useRootData } from '../../root';
 import { describeError } from './errors';
 import { platformName, siteTitle, tagLabel } from './format';
 import { useHydrated } from './use-hydrated';
+import { numberFormat } from '../../lib/intl';
 
-/** Daily boosts (the sites service's BOOSTS_PER_DAY_VISITOR / _USER). */
-const BOOSTS_VISITOR = 1;
-const BOOSTS_USER = 3;
+/** Daily boosts (visitors per IP, logged-in users per user). */
+const BOOSTS_VISITOR = BOOSTS_PER_DAY_VISITOR;
+const BOOSTS_USER = BOOSTS_PER_DAY_USER;
 
 /** Records a click without holding up the navigation (the site opens in a new tab). */
 export function recordClick(id: string): void {
@@ -99,7 +101,7 @@ export function SiteCard({
   const { t, i18n } = useTranslation('sites');
   const site = useLiveSite(initial);
   const H = headingLevel === 2 ? 'h2' : 'h3';
-  const nf = new Intl.NumberFormat(i18n.language);
+  const nf = numberFormat(i18n.language);
   return (
     <article className="card site-card" data-site-id={site.id}>
       <div className="site-card-head">

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { browserApi } from '../../lib/api.client';
+import { dateFormat } from '../../lib/intl';
 
 /** False during server rendering and before hydration, then true. */
 export function useHydrated(): boolean {
@@ -46,7 +47,7 @@ export function AccountNav() {
 export function formatDate(iso: string, lang: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+  return dateFormat(lang).format(date);
 }
 
 /** Only http(s) addresses become links to the outside. */

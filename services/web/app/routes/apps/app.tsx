@@ -16,6 +16,7 @@ import { useHydrated } from '../../components/apps/use-hydrated';
 import { hasSession, serverApi } from '../../lib/api.server';
 import { useRootData } from '../../root';
 import css from './apps.css?url';
+import { dateFormat, numberFormat } from '../../lib/intl';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];
 
@@ -192,7 +193,7 @@ export default function AppPage({ loaderData, actionData }: Route.ComponentProps
   const { t } = useTranslation('apps');
   const root = useRootData();
   const lang = root?.lang ?? 'en';
-  const numbers = new Intl.NumberFormat(lang);
+  const numbers = numberFormat(lang);
   const { app, installed } = loaderData;
   const fetcher = useFetcher<AppActionResult>();
   const here = `/apps/${encodeURIComponent(app.slug)}`;
@@ -288,7 +289,7 @@ export default function AppPage({ loaderData, actionData }: Route.ComponentProps
           ) : null}
           <dt>{t('app.updated')}</dt>
           <dd>
-            <time dateTime={app.updated_at}>{new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(app.updated_at))}</time>
+            <time dateTime={app.updated_at}>{dateFormat(lang).format(new Date(app.updated_at))}</time>
           </dd>
           <dt>{t('app.address')}</dt>
           <dd className="app-url">{app.url}</dd>

@@ -12,6 +12,7 @@ import { appsText, pageMeta } from '../../components/apps/meta';
 import { serverApi } from '../../lib/api.server';
 import { useRootData } from '../../root';
 import css from './apps.css?url';
+import { numberFormat } from '../../lib/intl';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];
 
@@ -67,7 +68,7 @@ function pageHref(query: Partial<AppListQuery>, offset: number): string {
 export default function AppsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('apps');
   const lang = useRootData()?.lang ?? 'en';
-  const numbers = new Intl.NumberFormat(lang);
+  const numbers = numberFormat(lang);
   const { apps, meta, query, failed } = loaderData;
   const navigate = useNavigate();
   // With JavaScript, empty fields stay out of the address (without it the browser sends them).

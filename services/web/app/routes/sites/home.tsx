@@ -17,6 +17,7 @@ import { useLiveConnection } from '../../lib/live';
 import { useRootData } from '../../root';
 import type { Route } from './+types/home';
 import css from './sites.css?url';
+import { numberFormat } from '../../lib/intl';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];
 
@@ -235,8 +236,8 @@ export default function HomePage({ loaderData, actionData }: Route.ComponentProp
             <>
               <p className="hint" aria-live="polite">
                 {filters.search
-                  ? t('home.resultsFor', { n: new Intl.NumberFormat(i18n.language).format(list.total), search: filters.search })
-                  : t('home.total', { n: new Intl.NumberFormat(i18n.language).format(list.total) })}
+                  ? t('home.resultsFor', { n: numberFormat(i18n.language).format(list.total), search: filters.search })
+                  : t('home.total', { n: numberFormat(i18n.language).format(list.total) })}
               </p>
               {list.sites.length === 0 ? <p>{t('home.none')}</p> : null}
               <ul className="site-grid">

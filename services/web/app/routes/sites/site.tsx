@@ -19,11 +19,12 @@ import { webRequest } from '../../lib/request-context';
 import { useRootData } from '../../root';
 import type { Route } from './+types/site';
 import css from './sites.css?url';
+import { CLAIM_META_NAME } from '@svc/types/constants';
+import { dateFormat, numberFormat } from '../../lib/intl';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];
 
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
-const CLAIM_META_NAME = 'svc-verify';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!ID.test(params.id)) throw data(null, { status: 404 });
@@ -141,8 +142,8 @@ export default function SitePage({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   useLiveConnection(() => void revalidator.revalidate());
   const site = useLiveSite(loaderData.site);
-  const nf = new Intl.NumberFormat(i18n.language);
-  const df = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' });
+  const nf = numberFormat(i18n.language);
+  const df = dateFormat(i18n.language);
   return (
     <article className="site-page">
       <p className="breadcrumbs">
