@@ -479,6 +479,7 @@ const message = (id: string, content: string) => ({
   content_params: null,
   sender_name: 'Visitor from Paris',
   sender_location: 'FR|Paris',
+  like_count: 0,
   created_at: '2026-11-22T01:02:03.000Z',
 });
 

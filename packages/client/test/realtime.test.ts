@@ -60,6 +60,7 @@ const chat = (id: string): RealtimeMessage => ({
     content_params: null,
     sender_name: 'Visitor from Paris',
     sender_location: 'FR|Paris',
+    like_count: 0,
     created_at: '2026-11-22T01:00:00.000Z',
   },
 });

@@ -56,6 +56,7 @@ const message = {
   content_params: null,
   sender_name: 'Visitor from Tokyo',
   sender_location: 'JP|Tokyo',
+  like_count: 0,
   created_at: T,
 };
 

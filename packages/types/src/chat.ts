@@ -24,6 +24,8 @@ export const ChatMessage = z.object({
   content_params: z.record(z.string(), z.unknown()).nullable(),
   sender_name: z.string(),
   sender_location: SenderLocation.nullable(),
+  /** Likes the message has received so far (0 for a new message; system and entrance messages can be liked too). */
+  like_count: z.number().int().min(0),
   created_at: IsoDateTime,
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;

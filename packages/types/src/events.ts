@@ -31,11 +31,16 @@ export const SiteUpdateEvent = z.object({
 });
 export type SiteUpdateEvent = z.infer<typeof SiteUpdateEvent>;
 
-/** fromUser / toUser are display names. */
+/**
+ * fromUser / toUser are display names. `like_count` is the message's total after this like
+ * (chat always sends it; optional so that older publishers stay valid): clients set their
+ * count to it rather than adding one, so a missed or repeated event cannot skew it.
+ */
 export const LikePayload = z.object({
   messageId: z.string().min(1),
   fromUser: z.string(),
   toUser: z.string(),
+  like_count: z.number().int().min(1).optional(),
 });
 export type LikePayload = z.infer<typeof LikePayload>;
 

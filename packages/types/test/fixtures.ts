@@ -34,5 +34,6 @@ export const message: ChatMessage = {
   content_params: null,
   sender_name: 'Visitor from Tokyo',
   sender_location: 'JP|Tokyo',
+  like_count: 0,
   created_at: T,
 };

@@ -93,7 +93,12 @@ export function createChatRoom(deps: ChatRoomDeps) {
         throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.messageNotFound);
       if (result.status === 'duplicate')
         throw new HttpError(409, ERROR_MESSAGES_FOR_CHAT.alreadyLiked);
-      await publish('like', { messageId, fromUser: who.name, toUser: result.senderName });
+      await publish('like', {
+        messageId,
+        fromUser: who.name,
+        toUser: result.senderName,
+        like_count: result.likeCount,
+      });
       return { liked: true as const, like_count: result.likeCount };
     },
 

@@ -31,6 +31,7 @@ export function toChatMessage(row: Message): ChatMessage {
     content_params: (row.contentParams as Record<string, unknown> | null) ?? null,
     sender_name: row.senderName,
     sender_location: row.senderLocation,
+    like_count: row.likeCount,
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -27,6 +27,7 @@ describe('POST /internal/entrance', () => {
       type: 'entrance',
       content: 'entered',
       sender_location: 'JP|Tokyo',
+      like_count: 0,
     });
     expect(message!.sender_name).toMatch(/^Visitor from Tokyo #/);
     const [event] = await h.waitForEvents((e) => e.payload.id === message!.id);

@@ -29,6 +29,21 @@ const like = (id: string, ip = freshIp(), cookie?: string) => {
   return r.send();
 };
 
+/**
+ * GET /api/messages lists the newest messages, and the GET tests seed 120 messages dated up
+ * to three minutes ahead: move these messages later still so a listing shows them.
+ */
+let ahead = 10 * 60_000;
+async function newest(ids: string[]): Promise<ChatMessage[]> {
+  for (const id of ids) {
+    ahead += 1000;
+    await h.db.message.update({ where: { id }, data: { createdAt: new Date(Date.now() + ahead) } });
+  }
+  const res = await request(h.app).get('/api/messages?limit=100');
+  expect(res.status).toBe(200);
+  return ChatMessageListResponse.parse(res.body).messages.filter((m) => ids.includes(m.id));
+}
+
 describe('POST /api/messages', () => {
   it('stores a trimmed chat message with a geo-based name and publishes new_message', async () => {
     const res = await post('  hello from Tokyo  ', TOKYO_IP);
@@ -40,6 +55,7 @@ describe('POST /api/messages', () => {
       content_key: null,
       content_params: null,
       sender_location: 'JP|Tokyo',
+      like_count: 0,
     });
     expect(message.sender_name).toMatch(/^Visitor from Tokyo #[0-9A-F]{4}$/);
     expect(res.headers['ratelimit-limit']).toBe('10');
@@ -197,6 +213,7 @@ describe('POST /api/messages/{id}/like', () => {
     const parsed = LikeEvent.parse(event);
     expect(parsed.payload.toUser).toBe('bob');
     expect(parsed.payload.fromUser).toMatch(/^Visitor from Tokyo #/);
+    expect(parsed.payload.like_count).toBe(1);
     expect(
       (await h.waitForEvents((e) => e.event === 'like' && e.payload.messageId === id, 2, 300))
         .length,
@@ -218,6 +235,32 @@ describe('POST /api/messages/{id}/like', () => {
     expect(event).toBeDefined();
   });
 
+  it('lists each message with its like count; a repeated like (409) does not count', async () => {
+    const ids: string[] = [];
+    for (const text of ['none', 'one', 'three']) ids.push((await post(text)).body.message.id);
+    const [none, one, three] = ids as [string, string, string];
+    const fan = freshIp();
+    expect((await like(one, fan)).status).toBe(200);
+    expect((await like(one, fan)).status).toBe(409);
+    const dave = h.sessionCookie({ id: 'u-dave', username: 'dave' });
+    expect((await like(one, freshIp(), dave)).status).toBe(200);
+    expect((await like(one, freshIp(), dave)).status).toBe(409);
+    for (let i = 0; i < 3; i++) expect((await like(three, freshIp())).status).toBe(200);
+    expect((await like(three, fan)).body).toEqual({ liked: true, like_count: 4 });
+    expect((await like(three, fan)).status).toBe(409);
+
+    const messages = await newest(ids);
+    expect(messages.map((m) => m.id)).toEqual(ids);
+    const count = (id: string) => messages.find((m) => m.id === id)?.like_count;
+    expect(count(none)).toBe(0);
+    expect(count(one)).toBe(2);
+    expect(count(three)).toBe(4);
+    // The counter agrees with the like rows it summarises.
+    for (const id of ids) {
+      expect(await h.db.messageLike.count({ where: { messageId: id } })).toBe(count(id));
+    }
+  });
+
   it('answers 404 for an unknown message and 400 for an over-long id', async () => {
     const res = await like('no-such-message');
     expect(res.status).toBe(404);
@@ -231,6 +274,18 @@ describe('POST /api/messages/{id}/like', () => {
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
     const row = await h.db.message.findUniqueOrThrow({ where: { id } });
     expect(row.likeCount).toBe(8);
+    // Every answer and every event carries a distinct total: 1 … 8.
+    expect(results.map((r) => r.body.like_count).sort((a, b) => a - b)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8,
+    ]);
+    const events = await h.waitForEvents(
+      (e) => e.event === 'like' && e.payload.messageId === id,
+      8,
+    );
+    expect(
+      events.map((e) => LikeEvent.parse(e).payload.like_count).sort((a, b) => a! - b!),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect((await newest([id])).map((m) => m.like_count)).toEqual([8]);
   });
 
   it('limits likes to 30 per minute per IP', async () => {

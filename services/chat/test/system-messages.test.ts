@@ -53,6 +53,7 @@ describe('system message worker', () => {
       content_params: { site_id: 's-1', url: 'https://example.com/', domain: 'example.com' },
       sender_name: 'System',
       sender_location: null,
+      like_count: 0,
     });
     const listed = await request(h.app).get('/api/messages');
     expect(listed.body.messages.map((m: { id: string }) => m.id)).toContain(payload.id);
