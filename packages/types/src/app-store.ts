@@ -94,7 +94,15 @@ export const App = z.object({
 });
 export type App = z.infer<typeof App>;
 
-/** The fields the public listing returns. */
+/** True when the app has an SVG icon (served as an image by GET /api/v1/apps/{slug}/icon). */
+const HasIcon = z
+  .boolean()
+  .meta({ description: 'The app has an SVG icon, an image at GET /api/v1/apps/{slug}/icon' });
+
+/**
+ * The fields the public listing returns: no SVG (lists stay small), only whether there is
+ * one; pages show it as an image from GET /api/v1/apps/{slug}/icon.
+ */
 export const AppListItem = App.pick({
   id: true,
   slug: true,
@@ -107,7 +115,9 @@ export const AppListItem = App.pick({
   status: true,
   downloads: true,
   author_name: true,
-});
+  icon_gradient_from: true,
+  icon_gradient_to: true,
+}).extend({ has_icon: HasIcon });
 export type AppListItem = z.infer<typeof AppListItem>;
 
 export const AppDetail = App.extend({
@@ -127,6 +137,16 @@ const SlugPathParam = z
   .meta({ param: { description: 'The app’s slug (its URL name)' } });
 export const AppSlugParams = z.object({ slug: SlugPathParam });
 export type AppSlugParams = z.infer<typeof AppSlugParams>;
+
+/** Headers of GET /api/v1/apps/{slug}/icon (the SVG is an image: no script, nothing loaded). */
+export const APP_ICON_HEADERS = {
+  'Content-Type': 'image/svg+xml',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'public, max-age=300',
+} as const;
+/** The 404 message of an approved app that has no icon. */
+export const APP_HAS_NO_ICON = 'App has no icon';
 
 export const ApiKeyParams = z.object({
   slug: SlugPathParam,
@@ -234,8 +254,12 @@ export type AppStoreUser = z.infer<typeof AppStoreUser>;
 export const AppStoreMeResponse = z.object({ user: AppStoreUser });
 export type AppStoreMeResponse = z.infer<typeof AppStoreMeResponse>;
 
+/** One of the caller's own apps: the whole record, plus has_icon like the listing's items. */
+export const MyApp = App.extend({ has_icon: HasIcon });
+export type MyApp = z.infer<typeof MyApp>;
+
 /** The caller's own apps in any status, newest first. */
-export const MyAppsResponse = z.object({ apps: z.array(App) });
+export const MyAppsResponse = z.object({ apps: z.array(MyApp) });
 export type MyAppsResponse = z.infer<typeof MyAppsResponse>;
 
 /** Installed apps, approved only. */

@@ -335,6 +335,27 @@ export const ENDPOINTS: readonly Endpoint[] = [
     rateLimit: APP_PUBLIC,
   }),
   endpoint({
+    method: 'GET',
+    path: '/api/v1/apps/{slug}/icon',
+    service: 'app-store',
+    operationId: 'getAppIcon',
+    summary:
+      'The SVG icon of an approved app, as an image (CSP sandboxed, nosniff; ETag, max-age 300)',
+    auth: 'none',
+    params: AppSlugParams,
+    ok: {
+      200: {
+        description:
+          "The stored SVG; Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; " +
+          'img-src data:, X-Content-Type-Options: nosniff, Cache-Control: public, max-age=300, ETag',
+        contentType: 'image/svg+xml',
+      },
+      304: noContent('Not modified (If-None-Match names the current ETag)'),
+    },
+    errors: { 404: 'App not found (unknown, not approved) or it has no icon' },
+    rateLimit: APP_PUBLIC,
+  }),
+  endpoint({
     method: 'PATCH',
     path: '/api/v1/apps/{slug}',
     service: 'app-store',

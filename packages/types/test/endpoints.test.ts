@@ -58,6 +58,8 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['GET', '/api/daily-bg/image'],
   // added for the web client's site page (/site/{id})
   ['GET', '/api/sites/{id}'],
+  // added for the web client's app cards and desktop icons (the SVG as an image)
+  ['GET', '/api/v1/apps/{slug}/icon'],
 ];
 
 const key = (method: string, path: string) => `${method} ${path}`;
@@ -187,6 +189,16 @@ describe('endpoint catalogue', () => {
     expect(getSite.rateLimit).toBeUndefined();
     expect(Object.keys(getSite.responses).map(Number).sort()).toEqual([
       200, 400, 404, 408, 500, 503,
+    ]);
+    // An app's icon: public like the detail, in the same per-IP bucket, an SVG image.
+    const icon = get('GET', '/api/v1/apps/{slug}/icon');
+    expect(icon.operationId).toBe('getAppIcon');
+    expect(icon.auth).toBe('none');
+    expect(icon.rateLimit).toEqual(get('GET', '/api/v1/apps/{slug}').rateLimit);
+    expect(icon.responses[200]?.contentType).toBe('image/svg+xml');
+    expect(icon.responses[304]?.schema).toBeUndefined();
+    expect(Object.keys(icon.responses).map(Number).sort()).toEqual([
+      200, 304, 400, 404, 408, 429, 500, 503,
     ]);
   });
 

@@ -18,6 +18,7 @@ import { createListing, createListingTotals } from './listing.js';
 import { createListingReader } from './listing-reader.js';
 import { createRateLimits } from './rate-limits.js';
 import { appsRoutes } from './routes/apps-routes.js';
+import { iconRoutes } from './routes/icon-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { meRoutes } from './routes/me-routes.js';
 import { createAppStore } from './store.js';
@@ -78,6 +79,7 @@ export function buildApp(deps: AppDeps): Express {
         authenticate,
         systemMessages: deps.systemMessages,
       });
+      iconRoutes(app, { store, limits });
       keysRoutes(app, { store, limits, authenticate });
       meRoutes(app, { store, listing, limits, authenticate });
     },

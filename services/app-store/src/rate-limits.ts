@@ -1,5 +1,5 @@
 // Rate limits of /api/v1, read from the endpoint catalogue (`limitFor`; docs/api-reference.md,
-// docs/decisions.md §4): 200/min per IP on the public endpoints (one bucket for listing, detail and categories), 60/min per API key or
+// docs/decisions.md §4): 200/min per IP on the public endpoints (one bucket for listing, detail, icon and categories), 60/min per API key or
 // per user on the authenticated ones (one bucket), 5/hour app submissions per user, and
 // (our addition) 30 failed API-key authentications per 10 minutes per IP, after which the
 // IP's key attempts get 429 until the window ends: keys cannot be guessed at speed, and
@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import { byIp, limitFor, rateLimit } from '@svc/service-kit';
 
 /** The operations sharing each bucket (their catalogue limits must agree). */
-export const PUBLIC_OPERATIONS = ['listApps', 'getApp', 'listAppCategories'] as const;
+export const PUBLIC_OPERATIONS = ['listApps', 'getApp', 'getAppIcon', 'listAppCategories'] as const;
 export const AUTHENTICATED_OPERATIONS = [
   'updateApp',
   'reportApp',

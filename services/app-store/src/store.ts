@@ -5,7 +5,7 @@ import type { App as AppRow } from './generated/prisma/client.js';
 import type { AppBlockedParams, AppListItem, ReportReason, SubmitAppBody } from '@svc/types';
 import { reachesBlockThreshold } from './domain/report-threshold.js';
 import type { AppChanges } from './domain/app-update.js';
-import { LISTING_COLUMNS } from './domain/listing-query.js';
+import { listingColumns } from './domain/listing-query.js';
 
 export type AppStoreDb = PrismaClient;
 export type { AppRow };
@@ -48,6 +48,13 @@ export function createAppStore(db: AppStoreDb) {
     findBySlug: (slug: string) => db.app.findUnique({ where: { slug } }),
 
     findApprovedBySlug: (slug: string) => db.app.findFirst({ where: { slug, status: 'approved' } }),
+
+    /** The icon of an approved app: null when there is no such app; svg null when it has none. */
+    findApprovedIcon: (slug: string) =>
+      db.app.findFirst({
+        where: { slug, status: 'approved' },
+        select: { iconSvg: true, updatedAt: true },
+      }),
 
     /** Throws SlugTaken when the slug exists (the unique index decides under a race). */
     async createApp(
@@ -132,11 +139,8 @@ export function createAppStore(db: AppStoreDb) {
       db.app.findMany({ where: { authorId }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] }),
 
     async installedApps(userId: string): Promise<AppListItem[]> {
-      const cols = LISTING_COLUMNS.split(', ')
-        .map((c) => `a.${c}`)
-        .join(', ');
       return db.$queryRawUnsafe<AppListItem[]>(
-        `SELECT ${cols} FROM installs i JOIN apps a ON a.id = i.app_id
+        `SELECT ${listingColumns('a')} FROM installs i JOIN apps a ON a.id = i.app_id
          WHERE i.user_id = $1 AND i.removed_at IS NULL AND a.status = 'approved'
          ORDER BY i.created_at DESC, a.id`,
         userId,

@@ -18,6 +18,9 @@ const LISTING_FIELDS = [
   'category',
   'description',
   'downloads',
+  'has_icon',
+  'icon_gradient_from',
+  'icon_gradient_to',
   'id',
   'name',
   'open_mode',
@@ -236,10 +239,8 @@ describe('GET /api/v1/apps/{slug}', () => {
     });
     expect(Object.keys(res.body.app).sort()).toEqual(
       [
-        ...LISTING_FIELDS,
+        ...LISTING_FIELDS.filter((f) => f !== 'has_icon'),
         'chain',
-        'icon_gradient_from',
-        'icon_gradient_to',
         'icon_svg',
         'tech_tags',
         'svc_sdk_version',

@@ -104,7 +104,12 @@ describe('my apps and installs', () => {
     await h.db.app.update({ where: { slug: 'inst-blocked' }, data: { status: 'blocked' } });
     const listed = InstalledAppsResponse.parse((await get('/api/v1/me/installed', u)).body);
     expect(listed.apps.map((a) => a.slug)).toEqual(['inst-b', 'inst-a']);
-    expect(Object.keys(listed.apps[0]!)).toHaveLength(11);
+    expect(Object.keys(listed.apps[0]!)).toHaveLength(14);
+    expect(listed.apps[0]).toMatchObject({
+      icon_gradient_from: null,
+      icon_gradient_to: null,
+      has_icon: false,
+    });
 
     // Uninstall is idempotent; re-installing is not a new download.
     expect((await del('inst-a')).status).toBe(204);

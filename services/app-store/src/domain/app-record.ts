@@ -1,5 +1,5 @@
 // Rows of the `apps` table → the API's shapes (snake_case, ISO timestamps).
-import type { App, AppDetail, AppListItem } from '@svc/types';
+import type { App, AppDetail, AppListItem, MyApp } from '@svc/types';
 import type { App as AppRow } from '../generated/prisma/client.js';
 
 export function toListItem(row: AppRow): AppListItem {
@@ -15,15 +15,17 @@ export function toListItem(row: AppRow): AppListItem {
     status: row.status,
     downloads: row.downloads,
     author_name: row.authorName,
+    icon_gradient_from: row.iconGradientFrom,
+    icon_gradient_to: row.iconGradientTo,
+    has_icon: row.iconSvg !== null,
   };
 }
 
 export function toApp(row: AppRow): App {
+  const { has_icon: _hasIcon, ...item } = toListItem(row);
   return {
-    ...toListItem(row),
+    ...item,
     chain: row.chain,
-    icon_gradient_from: row.iconGradientFrom,
-    icon_gradient_to: row.iconGradientTo,
     icon_svg: row.iconSvg,
     tech_tags: row.techTags,
     svc_sdk_version: row.svcSdkVersion,
@@ -37,4 +39,9 @@ export function toDetail(row: AppRow): AppDetail {
     updated_at: row.updatedAt.toISOString(),
     report_count: row.reportCount,
   };
+}
+
+/** One of the caller's own apps (GET /api/v1/me/apps). */
+export function toMyApp(row: AppRow): MyApp {
+  return { ...toApp(row), has_icon: row.iconSvg !== null };
 }

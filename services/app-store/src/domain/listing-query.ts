@@ -16,10 +16,20 @@ export interface SqlQuery {
   params: unknown[];
 }
 
-/** The listing fields, in the order of the API (enums as text). */
-export const LISTING_COLUMNS =
-  'id, slug, name, description, url, category::text AS category, app_type::text AS app_type, ' +
-  'open_mode::text AS open_mode, status::text AS status, downloads, author_name';
+/**
+ * The listing fields, in the order of the API (enums as text), columns of table `t` when
+ * given. Never the SVG itself (up to 20 KB an app): only whether there is one.
+ */
+export function listingColumns(t?: string): string {
+  const c = t ? `${t}.` : '';
+  return (
+    `${c}id, ${c}slug, ${c}name, ${c}description, ${c}url, ${c}category::text AS category, ` +
+    `${c}app_type::text AS app_type, ${c}open_mode::text AS open_mode, ` +
+    `${c}status::text AS status, ${c}downloads, ${c}author_name, ` +
+    `${c}icon_gradient_from, ${c}icon_gradient_to, (${c}icon_svg IS NOT NULL) AS has_icon`
+  );
+}
+export const LISTING_COLUMNS = listingColumns();
 
 export function normalizeFilter(filter: ListingFilter): ListingFilter {
   const q = filter.q?.trim();

@@ -3,7 +3,7 @@ import type { Express, RequestHandler } from 'express';
 import { AppSlugParams, ERROR_MESSAGES } from '@svc/types';
 import { notFound } from '@svc/service-kit';
 import { callerOf, type AuthRequirement } from '../authentication.js';
-import { toApp } from '../domain/app-record.js';
+import { toMyApp } from '../domain/app-record.js';
 import { avatarUrl } from '../domain/avatar.js';
 import type { RateLimits } from '../rate-limits.js';
 import type { Listing } from '../listing.js';
@@ -36,7 +36,7 @@ export function meRoutes(
 
   app.get('/api/v1/me/apps', ...sessionOrKey, async (req, res) => {
     const rows = await store.myApps(callerOf(req).userId);
-    res.json({ apps: rows.map(toApp) });
+    res.json({ apps: rows.map(toMyApp) });
   });
 
   app.get('/api/v1/me/installed', ...sessionOrKey, async (req, res) => {
