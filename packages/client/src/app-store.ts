@@ -30,6 +30,15 @@ export type AppListInput = Partial<AppListQuery>;
 
 const app = (slug: string) => `/api/v1/apps/${segment(slug)}`;
 
+/**
+ * Path of an app's SVG icon (GET /api/v1/apps/{slug}/icon), for an `<img src>` on the same
+ * origin: the browser loads it as an image, so the SVG never enters the page's DOM. Only
+ * for apps whose listing item says `has_icon` (otherwise it is a 404).
+ */
+export function iconUrl(slug: string): string {
+  return `${app(slug)}/icon`;
+}
+
 export class AppsApi {
   readonly keys: ApiKeysApi;
   constructor(private readonly t: Transport) {

@@ -6,6 +6,7 @@ export {
   AppsApi,
   ApiKeysApi,
   MeApi,
+  iconUrl,
   type AppListInput,
   type ReportAppInput,
   type SubmitAppInput,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ENDPOINTS, type Endpoint } from '@svc/types';
-import { ApiError, NetworkError, SvcClient, SvcError } from '../src/index.js';
+import { ApiError, NetworkError, SvcClient, SvcError, iconUrl } from '../src/index.js';
 import { startFakeApi, type FakeApi } from './fake-api.js';
 
 let api: FakeApi;
@@ -130,6 +130,8 @@ describe('credentials', () => {
           '/llms-full.txt',
           '/sitemap.xml',
           '/api/daily-bg/image',
+          // An image for <img src>: iconUrl builds its path (tested below).
+          '/api/v1/apps/{slug}/icon',
         ].includes(e.path) &&
         !e.path.startsWith('/.well-known/'),
     ).map((e: Endpoint) => `${e.method} ${e.path}`);
@@ -215,6 +217,14 @@ describe('paths and queries', () => {
     expect(api.last().url).toBe('/api/v1/apps/..%2Fme');
     await client().apps.keys.revoke('a b', 'x/y');
     expect(api.last().url).toBe('/api/v1/apps/a%20b/keys/x%2Fy');
+  });
+
+  it('builds the icon path of an app (an image URL, encoded like every slug)', () => {
+    const icon = ENDPOINTS.find((e: Endpoint) => e.operationId === 'getAppIcon');
+    expect(icon?.path).toBe('/api/v1/apps/{slug}/icon');
+    expect(iconUrl('chess-club')).toBe('/api/v1/apps/chess-club/icon');
+    expect(iconUrl('../me')).toBe('/api/v1/apps/..%2Fme/icon');
+    expect(iconUrl('a b?c#d')).toBe('/api/v1/apps/a%20b%3Fc%23d/icon');
   });
 
   it('encodes a site id so it cannot reach another /api/sites path', async () => {
