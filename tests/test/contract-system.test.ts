@@ -537,6 +537,45 @@ describe('app-store', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('icon: listed as has_icon, served as an SVG image (200, 304 on its ETag), 404', async () => {
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#fff"/></svg>';
+    const patched = await call(`/api/v1/apps/${slug}`, {
+      method: 'PATCH',
+      cookie: author.cookie,
+      body: { icon_svg: svg, icon_gradient_to: '#445566' },
+    });
+    expect(patched.status).toBe(200);
+    const listed = await call('/api/v1/apps?q=contract');
+    const item = listed.body.apps.find((a: { slug: string }) => a.slug === slug);
+    expect(item).toMatchObject({
+      icon_gradient_from: '#112233',
+      icon_gradient_to: '#445566',
+      has_icon: true,
+    });
+    expect(item).not.toHaveProperty('icon_svg');
+    const path = `/api/v1/apps/${slug}/icon`;
+    const icon = await call(path);
+    expect(icon.status).toBe(200);
+    expect(icon.text).toBe(svg);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(icon.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+    );
+    expect(icon.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(icon.headers.get('cache-control')).toBe('public, max-age=300');
+    const etag = icon.headers.get('etag');
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const notModified = await call(path, { headers: { 'if-none-match': etag! } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.text).toBe('');
+    // other-app has no icon; no-such-app does not exist (a blocked app: see the report test).
+    const noIcon = await call('/api/v1/apps/other-app/icon');
+    expect([noIcon.status, noIcon.body]).toEqual([404, { error: 'App has no icon' }]);
+    const unknown = await call('/api/v1/apps/no-such-app/icon');
+    expect([unknown.status, unknown.body]).toEqual([404, { error: 'App not found' }]);
+  });
+
   it('install and uninstall: 200 / 204, 401, 403 with an API key, 404', async () => {
     const path = `/api/v1/me/installed/${slug}`;
     expect((await call(path, { method: 'PUT', cookie: other.cookie })).body).toEqual({
@@ -584,6 +623,7 @@ describe('app-store', () => {
     expect(last!.body).toMatchObject({ report_count: 5, blocked: true });
     expect((await report(await login('app-reporter-late'))).status).toBe(409);
     expect((await call(`/api/v1/apps/${slug}`)).status).toBe(404);
+    expect((await call(`/api/v1/apps/${slug}/icon`)).status).toBe(404);
     // The author still sees a blocked app among their own.
     const mine = await call('/api/v1/me/apps', { cookie: author.cookie });
     expect(mine.body.apps[0]).toMatchObject({ slug, status: 'blocked' });
@@ -1013,13 +1053,18 @@ describe('translate', () => {
 // ---- limits shared by several operations ------------------------------------------------
 
 describe('shared limits and body caps', () => {
-  it('app-store: the public bucket (200/min per IP) answers 429 on listing, detail and categories', async () => {
+  it('app-store: the public bucket (200/min per IP) answers 429 on listing, detail, icon and categories', async () => {
     const ip = freshIp();
     for (let i = 0; i < 200; i++) {
       const res = await call('/api/v1/categories', { ip });
       if (res.status !== 200) throw new Error(`request ${i + 1} answered ${res.status}`);
     }
-    for (const path of ['/api/v1/categories', '/api/v1/apps', '/api/v1/apps/other-app']) {
+    for (const path of [
+      '/api/v1/categories',
+      '/api/v1/apps',
+      '/api/v1/apps/other-app',
+      '/api/v1/apps/other-app/icon',
+    ]) {
       const res = await call(path, { ip });
       expect([path, res.status]).toEqual([path, 429]);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
