@@ -47,7 +47,8 @@ const submit = { slug: 'my-app', name: 'My App', url: 'https://example.com/app' 
 describe('app-store records', () => {
   it('App, listing and detail parse', () => {
     expect(App.parse(app)).toEqual(app);
-    expect(Object.keys(AppListItem.parse(app)).sort()).toEqual(
+    const listed = AppListItem.parse({ ...app, has_icon: false });
+    expect(Object.keys(listed).sort()).toEqual(
       [
         'id',
         'slug',
@@ -60,15 +61,24 @@ describe('app-store records', () => {
         'status',
         'downloads',
         'author_name',
+        'icon_gradient_from',
+        'icon_gradient_to',
+        'has_icon',
       ].sort(),
     );
+    // The listing never carries the SVG, only whether there is one.
+    expect(listed).not.toHaveProperty('icon_svg');
+    expect(AppListItem.safeParse(app).success).toBe(false);
+    expect(
+      AppListItem.safeParse({ ...app, has_icon: true, icon_gradient_from: 'red' }).success,
+    ).toBe(false);
     expect(AppDetailResponse.parse({ app: detail })).toEqual({ app: detail });
     expect(AppDetail.safeParse(app).success).toBe(false);
     expect(App.safeParse({ ...app, status: 'pending' }).success).toBe(false);
   });
 
   it('listing response has meta with count and total', () => {
-    const r = { apps: [app], meta: { limit: 50, offset: 0, count: 1, total: 1 } };
+    const r = { apps: [{ ...app, has_icon: false }], meta: { limit: 50, offset: 0, count: 1, total: 1 } };
     expect(AppListResponse.safeParse(r).success).toBe(true);
     expect(AppListResponse.safeParse({ apps: [] }).success).toBe(false);
   });
@@ -262,8 +272,12 @@ describe('me, installs and keys', () => {
       avatar_url: 'https://www.gravatar.com/avatar/x?d=identicon',
     };
     expect(AppStoreMeResponse.safeParse({ user }).success).toBe(true);
-    expect(MyAppsResponse.safeParse({ apps: [{ ...app, status: 'blocked' }] }).success).toBe(true);
-    expect(InstalledAppsResponse.safeParse({ apps: [app] }).success).toBe(true);
+    const mine = { ...app, status: 'blocked', has_icon: false };
+    expect(MyAppsResponse.safeParse({ apps: [mine] }).success).toBe(true);
+    expect(MyAppsResponse.safeParse({ apps: [app] }).success).toBe(false);
+    expect(InstalledAppsResponse.safeParse({ apps: [{ ...app, has_icon: true }] }).success).toBe(
+      true,
+    );
     expect(InstallAppResponse.safeParse({ installed: true }).success).toBe(true);
   });
 

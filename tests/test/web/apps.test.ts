@@ -1,5 +1,5 @@
-// The app store in a real browser: the listing and its shareable filters, an app's page
-// (Open Graph, icon as an image), installing and opening an app in the desktop's sandboxed
+// The app store in a real browser: the listing and its shareable filters (cards with the
+// icon image from the icon endpoint), an app's page (Open Graph, icon as an image), installing and opening an app in the desktop's sandboxed
 // frame (and the desktop's CSP), uninstalling, and five reporters blocking an app through
 // the report dialog.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
@@ -116,6 +116,20 @@ describe('/apps', () => {
     const link = page.getByRole('link', { name: 'Calc Tools' });
     expect(await link.getAttribute('href')).toBe('/apps/calc-tools');
     expect(await page.locator('.app-card').first().textContent()).toMatch(/Downloads: \d/);
+    // The card's icon: the gradient, and the SVG as an image loaded from the icon endpoint.
+    const cardIcon = page.locator('.app-card', { hasText: 'Calc Tools' }).locator('.app-icon');
+    expect(await cardIcon.getAttribute('style')).toContain('#0f766e');
+    const cardImg = cardIcon.locator('img');
+    expect(await cardImg.getAttribute('src')).toBe('/api/v1/apps/calc-tools/icon');
+    await page.waitForFunction(
+      () => {
+        const img = document.querySelector<HTMLImageElement>('.app-card img[src="/api/v1/apps/calc-tools/icon"]');
+        return !!img && img.complete && img.naturalWidth > 0;
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(await page.locator('#icon-dot').count()).toBe(0);
     await expectAccessible(page);
     await link.click();
     await page.waitForURL('**/apps/calc-tools');
@@ -223,9 +237,10 @@ describe('/apps/{slug}', () => {
     expect(await open.getAttribute('href')).toBe('https://swap.example/');
     expect(await open.getAttribute('target')).toBe('_blank');
     expect(await open.getAttribute('rel')).toBe('noopener noreferrer');
-    // The listing has no icon fields: the initial letter there.
-    await page.goto('/apps?q=calc');
+    // An app without an icon: its initial letter on its card, no image.
+    await page.goto('/apps?q=swap');
     expect(await page.locator('.app-card .app-icon').textContent()).toBe('C');
+    expect(await page.locator('.app-card .app-icon img').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -257,8 +272,9 @@ describe('installing and the desktop', () => {
       apps: { slug: string }[];
     };
     expect(installed.apps.map((a) => a.slug)).toEqual(['calc-tools']);
-    // The first install counts a download.
-    expect(await page.locator('.app-facts').textContent()).toContain('Downloads1');
+    // The first install counts a download (shown once the page's data is revalidated, which
+    // may finish after the confirmation appears).
+    await page.waitForFunction(() => document.querySelector('.app-facts')?.textContent?.includes('Downloads1'));
 
     // An external app too (through the API): it opens in a new tab from the desktop.
     expect((await api('/api/v1/me/installed/chain-swap', { method: 'PUT', cookie: user.cookie, ip })).status).toBe(200);
@@ -285,6 +301,8 @@ describe('installing and the desktop', () => {
     const frameSrc = /frame-src ([^;]*)/.exec(csp)?.[1];
     expect(frameSrc).toBe('https://calc-tools.example');
 
+    // Desktop icons load the icon image too (the window's title bar has a small one).
+    expect(await page.locator('.desktop-launch img[src="/api/v1/apps/calc-tools/icon"]').count()).toBe(1);
     await expectAccessible(page);
     await screenshot(page, 'desktop');
 

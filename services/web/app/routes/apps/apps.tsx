@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigate } from 'react-router';
 import { ApiError } from '@svc/client';
 import type { Route } from './+types/apps';
-import { AppIcon } from '../../components/apps/app-icon';
+import { ListedAppIcon } from '../../components/apps/app-icon';
 import { appsText, pageMeta } from '../../components/apps/meta';
 import { serverApi } from '../../lib/api.server';
 import { useRootData } from '../../root';
@@ -145,7 +145,7 @@ export default function AppsPage({ loaderData }: Route.ComponentProps) {
         <ul className="app-grid">
           {apps.map((app) => (
             <li key={app.id} className="card app-card">
-              <AppIcon name={app.name} />
+              <ListedAppIcon app={app} />
               <div className="app-card-body">
                 <h2>
                   <Link to={`/apps/${encodeURIComponent(app.slug)}`}>{app.name}</Link>

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { redirect, useFetcher, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/desktop';
-import { AppIcon } from '../../components/apps/app-icon';
+import { ListedAppIcon } from '../../components/apps/app-icon';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
 import { appsText, loginHref, pageMeta } from '../../components/apps/meta';
 import { hasSession, serverApi } from '../../lib/api.server';
@@ -139,7 +139,7 @@ function AppWindow({
           drag.current = null;
         }}
       >
-        <AppIcon name={app.name} size={24} />
+        <ListedAppIcon app={app} size={24} />
         <h2 id={`window-title-${app.slug}`}>{app.name}</h2>
         <a
           className="button secondary window-close"
@@ -268,12 +268,12 @@ export default function DesktopPage({ loaderData }: Route.ComponentProps) {
                       openApp(app);
                     }}
                   >
-                    <AppIcon name={app.name} size={64} />
+                    <ListedAppIcon app={app} size={64} />
                     <span className="desktop-name">{app.name}</span>
                   </a>
                 ) : (
                   <a className="desktop-launch" href={app.url} target="_blank" rel="noopener noreferrer">
-                    <AppIcon name={app.name} size={64} />
+                    <ListedAppIcon app={app} size={64} />
                     <span className="desktop-name">
                       {app.name}
                       <span className="visually-hidden"> {t('desktop.newTab')}</span>
