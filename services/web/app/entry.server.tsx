@@ -2,6 +2,7 @@
 // readers without JavaScript get the whole page) and sets its security headers.
 import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
+import { ApiError, NetworkError } from '@svc/client';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
 import { NonceProvider } from './lib/nonce';
@@ -14,6 +15,19 @@ export { webRequest };
 
 /** A render still running after this is aborted (its loaders have their own timeouts). */
 export const streamTimeout = 10_000;
+
+/**
+ * A page whose data could not be loaded because the API is down or unreachable (its 502,
+ * 503 or 504, or no answer at all) is a 503, not a 500: the reader, a crawler and a cache
+ * should come back, and nothing on our side is broken. The page shown is the same.
+ */
+function statusOf(context: EntryContext, status: number): number {
+  if (status !== 500) return status;
+  const errors = Object.values(context.staticHandlerContext.errors ?? {});
+  const unavailable = (e: unknown) =>
+    e instanceof NetworkError || (e instanceof ApiError && (e.status === 502 || e.status === 503 || e.status === 504));
+  return errors.length > 0 && errors.every(unavailable) ? 503 : status;
+}
 
 /** Frame origins a route asks for: loader data with a `frameSources` array (the desktop). */
 function frameSourcesOf(context: EntryContext): string[] {
@@ -34,7 +48,7 @@ export default function handleRequest(
 ): Promise<Response> {
   const { nonce, captchaSiteKey } = loadContext.get(webRequest);
   return new Promise((resolve, reject) => {
-    let status = responseStatusCode;
+    let status = statusOf(routerContext, responseStatusCode);
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
@@ -45,6 +59,7 @@ export default function handleRequest(
           const body = new PassThrough();
           responseHeaders.set('content-type', 'text/html; charset=utf-8');
           if (!responseHeaders.has('cache-control')) responseHeaders.set('cache-control', 'no-store');
+          if (status === 503) responseHeaders.set('retry-after', '5');
           const headers = pageSecurityHeaders({
             nonce,
             frameSources: frameSourcesOf(routerContext),

@@ -175,6 +175,30 @@ describe('page security', () => {
   });
 });
 
+describe('when the API is down', () => {
+  it('pages answer 503 HTML (come back later), not 500, and web stays ready', async () => {
+    // A second web process whose API is a closed port.
+    const web = await sys.system.start('services/web/dist/main.js', {
+      API_BASE_URL: 'http://127.0.0.1:9',
+      PUBLIC_BASE_URL: sys.baseUrl,
+      WEB_PAGE_CACHE_MS: '2000',
+    });
+    for (const path of ['/', '/site/some-site-id', '/apps', '/apps/some-app']) {
+      const res = await fetch(`${web.url}${path}`);
+      expect({ path, status: res.status, type: res.headers.get('content-type') }).toEqual({
+        path,
+        status: 503,
+        type: expect.stringMatching(/^text\/html/),
+      });
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.headers.get('x-page-cache')).not.toBe('miss');
+      await res.arrayBuffer();
+    }
+    expect((await fetch(`${web.url}/readyz`)).status).toBe(200);
+    await web.stop();
+  });
+});
+
 describe('in a real browser', () => {
   it('renders the 404 page without script errors or CSP violations, accessibly', async () => {
     const { page, errors, context } = await openPage(browser, sys, { clientIp: '203.0.113.8' });

@@ -64,7 +64,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           .catch((): string[] | null => null)
       : Promise.resolve(null),
   ]);
-  return { filters, sites, background, messages, bookmarks };
+  // The page still renders (chat, the form) but without its sites it is not the page: 503
+  // when the API is down, so crawlers and the page cache do not keep it.
+  const unavailable = 'name' in sites && (sites.name === 'NetworkError' || (sites.status ?? 0) >= 502);
+  return data({ filters, sites, background, messages, bookmarks }, unavailable ? { status: 503 } : undefined);
 }
 
 type ActionResult = SubmitResult | { intent: 'chat'; error?: PlainError; sent?: boolean };
