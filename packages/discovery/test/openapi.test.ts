@@ -93,7 +93,7 @@ describe('buildOpenApi', () => {
     const names = Object.keys(doc.components.schemas);
     for (const name of [
       'Site',
-      'App',
+      'MyApp',
       'AppDetail',
       'ChatMessage',
       'AuthUser',
