@@ -56,6 +56,54 @@ describe('the chat', () => {
     await bob.context.close();
   });
 
+  it('keeps the like count over a reload (server-rendered from like_count, also without JavaScript)', async () => {
+    const api = (path: string, ip: string, body?: unknown) =>
+      fetch(`${sys.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const posted = await api('/api/messages', '192.0.2.31', { content: 'Count my likes' });
+    expect(posted.status).toBe(201);
+    const { message } = (await posted.json()) as { message: { id: string; like_count: number } };
+    expect(message.like_count).toBe(0);
+    // Someone else liked it before the reader came: the page opens with 1.
+    expect((await api(`/api/messages/${message.id}/like`, '192.0.2.32')).status).toBe(200);
+
+    const reader = await openPage(browser, sys, { clientIp: '192.0.2.33' });
+    await openHome(reader);
+    const line = () => reader.page.locator(`li[data-message-id="${message.id}"]`);
+    expect(await line().locator('.like-count').innerText()).toBe('1');
+    await line().getByRole('button', { name: /Like/ }).click();
+    await line().locator('.like-count').getByText('2').waitFor();
+    // A like from elsewhere arrives live with its total.
+    expect((await api(`/api/messages/${message.id}/like`, '192.0.2.34')).status).toBe(200);
+    await line().locator('.like-count').getByText('3').waitFor();
+
+    // Reload: the count comes from the server, not from the page's memory.
+    await reader.page.reload();
+    await reader.page.locator('.live-indicator.live-open').waitFor();
+    expect(await line().locator('.like-count').innerText()).toBe('3');
+    // A repeated like is refused and does not count, before or after another reload.
+    await line().getByRole('button', { name: /Like/ }).click();
+    await line().getByText('You already liked this message.').waitFor();
+    await reader.page.reload();
+    expect(await line().locator('.like-count').innerText()).toBe('3');
+    expect(reader.errors.filter((e) => !/status of 409/.test(e))).toEqual([]);
+    await reader.context.close();
+
+    // The HTML itself carries the count (JavaScript off).
+    const plain = await browser.newContext({
+      baseURL: sys.baseUrl,
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { 'x-forwarded-for': '192.0.2.35' },
+    });
+    const page = await plain.newPage();
+    await page.goto('/');
+    expect(await page.locator(`li[data-message-id="${message.id}"] .like-count`).innerText()).toBe('3');
+    await plain.close();
+  });
+
   it('translates a message into the reader’s language', async () => {
     const writer = await openPage(browser, sys, { clientIp: '192.0.2.23' });
     const reader = await openPage(browser, sys, { clientIp: '192.0.2.24', locale: 'fr-FR' });

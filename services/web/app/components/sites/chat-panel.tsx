@@ -85,6 +85,7 @@ function ChatLine({
 export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
   const { t } = useTranslation('sites');
   const [live, setLive] = useState<ChatMessage[]>([]);
+  /** Totals learnt after the page loaded (like answers and `like` events), by message id. */
   const [likes, setLikes] = useState<Record<string, number>>({});
   const [text, setText] = useState('');
   const [error, setError] = useState('');
@@ -95,7 +96,8 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
   const messages = useMemo(() => {
     const byId = new Map<string, ChatMessage>();
     for (const m of initial) byId.set(m.id, m);
-    for (const m of live) byId.set(m.id, m);
+    // A re-read list (after a reconnect) may know more likes than the live copy, or fewer.
+    for (const m of live) byId.set(m.id, { ...m, like_count: Math.max(m.like_count, byId.get(m.id)?.like_count ?? 0) });
     return [...byId.values()]
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
       .slice(-KEEP);
@@ -110,19 +112,32 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   }, [last]);
 
+  /** The count shown: the server's `like_count` (in the HTML), or a higher total learnt since. */
+  const countOf = (m: ChatMessage) => Math.max(m.like_count, likes[m.id] ?? 0);
+  /** Raise a message's total (never lower it: answers and events may arrive out of order). */
+  const raise = (id: string, total: number) => setLikes((prev) => ({ ...prev, [id]: Math.max(prev[id] ?? 0, total) }));
+
   const add = (m: ChatMessage) => setLive((prev) => (prev.some((p) => p.id === m.id) ? prev : [...prev, m].slice(-KEEP)));
 
   useLiveEvent((ev) => {
     if (ev.event === 'new_message') add(ev.payload);
     else if (ev.event === 'like') {
       const id = ev.payload.messageId;
+      // chat sends the new total: take it as it is (my own like's event included).
+      if (ev.payload.like_count !== undefined) {
+        mine.current.delete(id);
+        raise(id, ev.payload.like_count);
+        return;
+      }
+      // Without a total, count one more (unless it is the event of my own answered like).
       const state = mine.current.get(id);
       if (state === 'answered') {
         mine.current.delete(id);
         return;
       }
       if (state === 'sent') mine.current.delete(id);
-      setLikes((prev) => ({ ...prev, [id]: (prev[id] ?? 0) + 1 }));
+      const base = messages.find((m) => m.id === id)?.like_count ?? 0;
+      setLikes((prev) => ({ ...prev, [id]: Math.max(prev[id] ?? 0, base) + 1 }));
     }
   });
 
@@ -131,7 +146,7 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
     try {
       const res = await browserApi().chat.like(id);
       if (mine.current.get(id) === 'sent') mine.current.set(id, 'answered');
-      setLikes((prev) => ({ ...prev, [id]: Math.max(prev[id] ?? 0, res.like_count) }));
+      raise(id, res.like_count);
       return undefined;
     } catch (err) {
       mine.current.delete(id);
@@ -174,7 +189,7 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
       >
         <ol>
           {messages.map((m) => (
-            <ChatLine key={m.id} m={m} likes={likes[m.id] ?? 0} onLike={like} />
+            <ChatLine key={m.id} m={m} likes={countOf(m)} onLike={like} />
           ))}
         </ol>
       </div>
