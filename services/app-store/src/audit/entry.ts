@@ -1,0 +1,55 @@
+// Audit entries (docs/decisions.md §9): pure builders, so every moderation action writes the
+// same shape. Reasons summarise reports as counts per reason, never who reported.
+import { REPORT_REASONS, type ReportReason } from '@svc/types';
+
+/** `system` for automatic actions, otherwise the acting user's auth id. */
+export const SYSTEM_ACTOR = 'system';
+
+export type AuditAction =
+  'app.blocked' | 'app.restored' | 'reports.dismissed' | 'moderator.granted' | 'moderator.revoked';
+
+export type AuditTargetType = 'app';
+
+export type AuditState = Record<string, string | number | boolean | null>;
+
+export interface AuditEntryInput {
+  actor: string;
+  action: AuditAction;
+  targetType: AuditTargetType;
+  targetId: string;
+  reason: string;
+  before: AuditState | null;
+  after: AuditState | null;
+}
+
+export type ReasonCounts = Partial<Record<ReportReason, number>>;
+
+/**
+ * "5 reports: 3 spam, 1 malware, 1 other": most frequent reason first, ties in the
+ * documented order of reasons; reasons without reports are left out.
+ */
+export function summariseReportReasons(counts: ReasonCounts): string {
+  const present = REPORT_REASONS.map((reason, order) => ({
+    reason,
+    order,
+    n: counts[reason] ?? 0,
+  })).filter((r) => r.n > 0);
+  const total = present.reduce((sum, r) => sum + r.n, 0);
+  if (total === 0) return '0 reports';
+  present.sort((a, b) => b.n - a.n || a.order - b.order);
+  const parts = present.map((r) => `${r.n} ${r.reason}`).join(', ');
+  return `${total} report${total === 1 ? '' : 's'}: ${parts}`;
+}
+
+/** The entry of an automatic block: the report that reached the threshold blocked the app. */
+export function automaticBlockEntry(appId: string, counts: ReasonCounts): AuditEntryInput {
+  return {
+    actor: SYSTEM_ACTOR,
+    action: 'app.blocked',
+    targetType: 'app',
+    targetId: appId,
+    reason: summariseReportReasons(counts),
+    before: { status: 'approved' },
+    after: { status: 'blocked' },
+  };
+}

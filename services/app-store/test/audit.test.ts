@@ -1,0 +1,225 @@
+// The append-only audit log: the entry builders, the database refusing UPDATE, DELETE and
+// TRUNCATE (triggers for every role, revoked privileges for the service's own role and for
+// roles granted by default privileges), and listing newest first, by target, paginated.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { createPgAdapter } from '@svc/service-kit';
+import { createTestDatabase, type TestDatabase } from '@svc/service-kit/testing';
+import { PrismaClient } from '../src/generated/prisma/client.js';
+import {
+  appendAudit,
+  automaticBlockEntry,
+  listAudit,
+  summariseReportReasons,
+  type AuditEntryInput,
+} from '../src/audit/index.js';
+import { migrationsDir } from './harness.js';
+
+describe('audit entries (pure)', () => {
+  it('summarises report reasons as counts, most frequent first, ties in the documented order', () => {
+    expect(summariseReportReasons({ other: 1, spam: 3, malware: 1 })).toBe(
+      '5 reports: 3 spam, 1 malware, 1 other',
+    );
+    expect(summariseReportReasons({ phishing: 2, spam: 2, illegal: 0 })).toBe(
+      '4 reports: 2 spam, 2 phishing',
+    );
+    expect(summariseReportReasons({ inappropriate: 1 })).toBe('1 report: 1 inappropriate');
+    expect(summariseReportReasons({})).toBe('0 reports');
+  });
+
+  it('builds the automatic block entry: system, app.blocked, approved → blocked', () => {
+    expect(automaticBlockEntry('app_1', { spam: 4, other: 1 })).toEqual({
+      actor: 'system',
+      action: 'app.blocked',
+      targetType: 'app',
+      targetId: 'app_1',
+      reason: '5 reports: 4 spam, 1 other',
+      before: { status: 'approved' },
+      after: { status: 'blocked' },
+    });
+  });
+});
+
+let testDb: TestDatabase;
+let db: PrismaClient;
+let admin: pg.Client;
+const roles: string[] = [];
+
+beforeAll(async () => {
+  testDb = await createTestDatabase(migrationsDir);
+  db = new PrismaClient({ adapter: createPgAdapter(testDb.target, { max: 4 }) });
+  const { host, port, user, password, database } = testDb.target;
+  admin = new pg.Client({ host, port, user, password, database });
+  await admin.connect();
+});
+
+afterAll(async () => {
+  for (const role of roles) {
+    await admin.query(`DROP OWNED BY ${role} CASCADE`).catch(() => {});
+    await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => {});
+  }
+  await admin?.end();
+  await db?.$disconnect();
+  await testDb?.drop();
+});
+
+const entry = (targetId: string, action: AuditEntryInput['action'] = 'app.blocked') => ({
+  ...automaticBlockEntry(targetId, { spam: 5 }),
+  action,
+});
+
+describe('audit_log is append-only in the database', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE with the trigger error, whatever the role', async () => {
+    await db.$transaction((tx) => appendAudit(tx, entry('app_trig')));
+    for (const sql of [
+      `UPDATE audit_log SET reason = 'rewritten'`,
+      `DELETE FROM audit_log`,
+      `TRUNCATE audit_log`,
+    ]) {
+      const op = sql.split(' ')[0];
+      await expect(db.$executeRawUnsafe(sql)).rejects.toThrow(
+        `audit_log is append-only: ${op} is not allowed`,
+      );
+    }
+    // Through the generated client too.
+    await expect(db.auditLog.updateMany({ data: { reason: 'x' } })).rejects.toThrow(
+      'audit_log is append-only: UPDATE is not allowed',
+    );
+    await expect(db.auditLog.deleteMany({})).rejects.toThrow(
+      'audit_log is append-only: DELETE is not allowed',
+    );
+    const rows = await db.auditLog.findMany({ where: { targetId: 'app_trig' } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ reason: '5 reports: 5 spam' });
+  });
+
+  it('takes UPDATE, DELETE and TRUNCATE away from the migrating role and from roles granted them by default', async () => {
+    // A non-superuser owner applies the migrations (as a service with its own role would),
+    // with default privileges that would give a second role every privilege on new tables.
+    const owner = `audit_owner_${randomBytes(4).toString('hex')}`;
+    const rw = `audit_rw_${randomBytes(4).toString('hex')}`;
+    const schema = `t_audit_${randomBytes(4).toString('hex')}`;
+    roles.push(owner, rw);
+    await admin.query(`CREATE ROLE ${owner}`);
+    await admin.query(`CREATE ROLE ${rw}`);
+    await admin.query(`CREATE SCHEMA ${schema} AUTHORIZATION ${owner}`);
+    await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${rw}`);
+    await admin.query(
+      `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${schema} GRANT ALL ON TABLES TO ${rw}`,
+    );
+    await admin.query(
+      `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${schema} GRANT USAGE ON SEQUENCES TO ${rw}`,
+    );
+    const { readdir, readFile } = await import('node:fs/promises');
+    const names = (await readdir(migrationsDir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    await admin.query(`SET ROLE ${owner}`);
+    await admin.query(`SET search_path TO ${schema}`);
+    try {
+      for (const name of names) {
+        await admin.query(await readFile(`${migrationsDir}/${name}/migration.sql`, 'utf8'));
+      }
+    } finally {
+      await admin.query('RESET ROLE');
+    }
+    const table = `${schema}.audit_log`;
+    for (const role of [owner, rw]) {
+      const privileges = await admin.query(
+        `SELECT p, has_table_privilege($1, $2, p) AS granted
+         FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS p`,
+        [role, table],
+      );
+      expect(Object.fromEntries(privileges.rows.map((r) => [r.p, r.granted]))).toEqual({
+        SELECT: true,
+        INSERT: true,
+        UPDATE: false,
+        DELETE: false,
+        TRUNCATE: false,
+      });
+    }
+    // As the service's role: appending works, changing is refused before any trigger runs.
+    await admin.query(`SET ROLE ${rw}`);
+    try {
+      await admin.query(
+        `INSERT INTO ${table} (actor, action, target_type, target_id) VALUES ('system', 'app.blocked', 'app', 'a')`,
+      );
+      for (const sql of [
+        `UPDATE ${table} SET reason = 'x'`,
+        `DELETE FROM ${table}`,
+        `TRUNCATE ${table}`,
+      ]) {
+        await expect(admin.query(sql)).rejects.toMatchObject({
+          code: '42501',
+          message: expect.stringContaining('permission denied'),
+        });
+      }
+    } finally {
+      await admin.query('RESET ROLE');
+    }
+  });
+});
+
+describe('listAudit', () => {
+  it('lists newest first, filtered by target, in pages with a cursor', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      ids.push(await db.$transaction((tx) => appendAudit(tx, entry('app_list_a'))));
+      await db.$transaction((tx) => appendAudit(tx, entry('app_list_b', 'app.restored')));
+    }
+    const newestFirst = [...ids].reverse();
+
+    const all = await listAudit(db, { targetType: 'app', targetId: 'app_list_a', limit: 100 });
+    expect(all.items.map((e) => e.id)).toEqual(newestFirst);
+    expect(all.nextCursor).toBeNull();
+    expect(all.items[0]).toMatchObject({
+      actor: 'system',
+      action: 'app.blocked',
+      targetType: 'app',
+      targetId: 'app_list_a',
+      before: { status: 'approved' },
+      after: { status: 'blocked' },
+    });
+    expect(all.items[0]?.at).toBeInstanceOf(Date);
+
+    const first = await listAudit(db, { targetType: 'app', targetId: 'app_list_a', limit: 2 });
+    expect(first.items.map((e) => e.id)).toEqual(newestFirst.slice(0, 2));
+    expect(first.nextCursor).toBe(newestFirst[1]);
+    // An entry appended meanwhile does not shift the older pages.
+    await db.$transaction((tx) => appendAudit(tx, entry('app_list_a')));
+    const second = await listAudit(db, {
+      targetType: 'app',
+      targetId: 'app_list_a',
+      limit: 2,
+      cursor: first.nextCursor!,
+    });
+    expect(second.items.map((e) => e.id)).toEqual(newestFirst.slice(2, 4));
+    const third = await listAudit(db, {
+      targetType: 'app',
+      targetId: 'app_list_a',
+      limit: 2,
+      cursor: second.nextCursor!,
+    });
+    expect(third.items.map((e) => e.id)).toEqual(newestFirst.slice(4));
+    expect(third.nextCursor).toBeNull();
+
+    const other = await listAudit(db, { targetType: 'app', targetId: 'app_list_b' });
+    expect(other.items).toHaveLength(5);
+    expect(other.items.every((e) => e.action === 'app.restored')).toBe(true);
+
+    // Unfiltered: every target, newest first.
+    const everything = await listAudit(db, { limit: 3 });
+    expect(everything.items[0]?.targetId).toBe('app_list_a');
+    expect(everything.items.map((e) => Number(e.id))).toEqual(
+      [...everything.items.map((e) => Number(e.id))].sort((a, b) => b - a),
+    );
+  });
+
+  it('bounds the page size and rejects a malformed cursor', async () => {
+    await expect(listAudit(db, { cursor: 'abc' })).rejects.toThrow(RangeError);
+    const page = await listAudit(db, { limit: 0 });
+    expect(page.items).toHaveLength(1);
+  });
+});
