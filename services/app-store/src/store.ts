@@ -6,6 +6,7 @@ import type { AppBlockedParams, AppListItem, ReportReason, SubmitAppBody } from 
 import { reachesBlockThreshold } from './domain/report-threshold.js';
 import type { AppChanges } from './domain/app-update.js';
 import { listingColumns } from './domain/listing-query.js';
+import { appendAudit, automaticBlockEntry, reportReasonCounts } from './audit/index.js';
 
 export type AppStoreDb = PrismaClient;
 export type { AppRow };
@@ -124,6 +125,8 @@ export function createAppStore(db: AppStoreDb) {
         });
         // Chat's announcement commits with the block (outbox), so it cannot be lost.
         if (blockedNow) {
+          // The audit entry commits with the block, or neither does.
+          await appendAudit(tx, automaticBlockEntry(app.id, await reportReasonCounts(tx, app.id)));
           await tx.systemMessageOutbox.create({
             data: {
               contentKey: 'app_blocked',
