@@ -101,7 +101,7 @@ const PROCESSES: Record<string, ProcessSpec> = {
     pkgDir: 'services/app-store',
     service: 'app-store',
     entry: 'dist/main.js',
-    needs: [...DB, 'JWT_PUBLIC_KEY'],
+    needs: [...DB, 'JWT_PUBLIC_KEY', 'IP_HASH_SECRET'],
     k8sService: true,
     hpa: false,
     usesDatabase: true,

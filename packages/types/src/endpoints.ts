@@ -230,6 +230,24 @@ export const LOGIN_LIMITS = {
   },
 } as const satisfies Record<string, RateLimit>;
 
+/**
+ * Reporting an app (docs/decisions.md §4 per user a minute; per user and per client IP an
+ * hour where the documents are silent). A reader reports an app now and then, so 10 an
+ * hour per account is far above honest use, while an account farm must spread its reports
+ * over many hours; 20 an hour per client IP lets a few colleagues behind one NAT report
+ * freely but caps what one address can push through fresh accounts. Each is counted
+ * before anything is written (docs/decisions.md "Abuse-resistant reporting").
+ */
+export const REPORT_LIMITS = {
+  limit: 60,
+  window: 'minute',
+  key: 'user',
+  also: [
+    { limit: 10, window: 'hour', key: 'user', counts: 'requests' },
+    { limit: 20, window: 'hour', key: 'ip', counts: 'requests' },
+  ],
+} as const satisfies RateLimit;
+
 const KEY_REFUSED = 'an API key cannot be used here (session cookie only)';
 
 export const ENDPOINTS: readonly Endpoint[] = [
@@ -386,7 +404,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
       404: 'App not found',
       409: 'Already reported by this user, or app already blocked',
     },
-    rateLimit: APP_SESSION,
+    rateLimit: REPORT_LIMITS,
   }),
   endpoint({
     method: 'GET',

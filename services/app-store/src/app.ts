@@ -13,6 +13,7 @@ import {
   type SystemMessageOutbox,
 } from '@svc/service-kit';
 import { createAuthentication } from './authentication.js';
+import { DEV_IP_HASH_SECRET } from './config.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { createListing, createListingTotals } from './listing.js';
 import { createListingReader } from './listing-reader.js';
@@ -42,10 +43,16 @@ export interface AppDeps {
   rateLimitScale?: number;
   /** How long each process reuses a listing answer (ms, 0 = off); default 1000. */
   listingCacheMs?: number;
+  /** HMAC key of the reporter-network hash (IP_HASH_SECRET; main.ts always passes it). */
+  ipHashSecret?: string;
+  /** REPORT_DISTINCT_NETWORKS: one client network counts once toward the block threshold. */
+  reportDistinctNetworks?: boolean;
 }
 
 export function buildApp(deps: AppDeps): Express {
-  const store = createAppStore(deps.db);
+  const store = createAppStore(deps.db, {
+    reportDistinctNetworks: deps.reportDistinctNetworks ?? false,
+  });
   const listing = createListing({
     reader: createListingReader(deps.listingPool),
     totals: createListingTotals(deps.redis, deps.redisPrefix, deps.logger),
@@ -78,6 +85,7 @@ export function buildApp(deps: AppDeps): Express {
         limits,
         authenticate,
         systemMessages: deps.systemMessages,
+        ipHashSecret: deps.ipHashSecret ?? DEV_IP_HASH_SECRET,
       });
       iconRoutes(app, { store, limits });
       keysRoutes(app, { store, limits, authenticate });

@@ -1,6 +1,6 @@
 // app-store settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
-import { SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
+import { ConfigError, SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
 
 export const configSchema = baseConfigSchema
   .extend({
@@ -16,6 +16,13 @@ export const configSchema = baseConfigSchema
     /** How long each process reuses a listing answer, in ms (0 = off); see listing.ts. */
     APP_STORE_LISTING_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     APP_STORE_RATE_LIMIT_SCALE: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    /** Key of the HMAC that stores each reporter's client network; required in production. */
+    IP_HASH_SECRET: settings.optionalString,
+    /**
+     * true: reports from accounts sharing a client network (IPv4 /24, IPv6 /56) count once
+     * toward the block threshold (docs/decisions.md §4). false: every distinct reporter counts.
+     */
+    REPORT_DISTINCT_NETWORKS: settings.bool(false),
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.APP_STORE_RATE_LIMIT_SCALE === 1, {
     path: ['APP_STORE_RATE_LIMIT_SCALE'],
@@ -23,3 +30,15 @@ export const configSchema = baseConfigSchema
   });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Used outside production only, so a dev machine needs no setup. */
+export const DEV_IP_HASH_SECRET = 'dev-only-ip-hash-secret';
+
+/** The reporter-network hash key: IP_HASH_SECRET, required in production (else a dev default). */
+export function ipHashSecret(config: Pick<Config, 'NODE_ENV' | 'IP_HASH_SECRET'>): string {
+  if (config.IP_HASH_SECRET) return config.IP_HASH_SECRET;
+  if (config.NODE_ENV === 'production') {
+    throw new ConfigError(['IP_HASH_SECRET is missing: a secret key is required in production']);
+  }
+  return DEV_IP_HASH_SECRET;
+}

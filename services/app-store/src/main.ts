@@ -11,7 +11,7 @@ import {
   loadJwtKeys,
 } from '@svc/service-kit';
 import { buildApp } from './app.js';
-import { configSchema } from './config.js';
+import { configSchema, ipHashSecret } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 
 async function main(): Promise<void> {
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     production: config.NODE_ENV === 'production',
     needPrivate: false,
   });
+  const secret = ipHashSecret(config);
   const rt = createRuntime('app-store', config);
   const target = rt.databaseTarget(config.APP_STORE_DATABASE_URL);
   const db = new PrismaClient({ adapter: createPgAdapter(target) });
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
     trustProxy: config.TRUSTED_PROXIES,
     rateLimitScale: config.APP_STORE_RATE_LIMIT_SCALE,
     listingCacheMs: config.APP_STORE_LISTING_CACHE_MS,
+    ipHashSecret: secret,
+    reportDistinctNetworks: config.REPORT_DISTINCT_NETWORKS,
   });
   await rt.serve(app, [
     { name: 'system message relay', close: () => systemMessages.stop() },

@@ -44,7 +44,16 @@ export interface Developer {
   username: string;
 }
 
-export function createAppStore(db: AppStoreDb) {
+export interface AppStoreOptions {
+  /**
+   * REPORT_DISTINCT_NETWORKS: the block threshold counts distinct reporter networks (reports
+   * without a network each count alone) instead of distinct reporters.
+   */
+  reportDistinctNetworks?: boolean;
+}
+
+export function createAppStore(db: AppStoreDb, options: AppStoreOptions = {}) {
+  const distinctNetworks = options.reportDistinctNetworks ?? false;
   return {
     findBySlug: (slug: string) => db.app.findUnique({ where: { slug } }),
 
@@ -90,13 +99,16 @@ export function createAppStore(db: AppStoreDb) {
     /**
      * Records one report. The app row is locked (FOR UPDATE) for the whole transaction, so
      * concurrent reports of one app run one after the other: exactly one of them sees the
-     * count reach the threshold and blocks the app.
+     * count reach the threshold and blocks the app. report_count is what counts toward the
+     * threshold: distinct reporters, or with `reportDistinctNetworks` distinct reporter
+     * networks, counted under the same lock (every report is recorded either way).
      */
     async report(
       slug: string,
       userId: string,
       reason: ReportReason,
       detail: string | undefined,
+      from: { networkHash: string | null },
     ): Promise<ReportResult> {
       return db.$transaction(async (tx) => {
         const rows = await tx.$queryRaw<
@@ -113,11 +125,18 @@ export function createAppStore(db: AppStoreDb) {
         if (app.status === 'blocked') return { kind: 'blocked' };
         if (app.author_id === userId) return { kind: 'own-app' };
         const inserted = await tx.$executeRaw`
-          INSERT INTO app_reports (app_id, user_id, reason, detail)
-          VALUES (${app.id}, ${userId}, ${reason}::report_reason, ${detail ?? null})
+          INSERT INTO app_reports (app_id, user_id, reason, detail, reporter_network)
+          VALUES (${app.id}, ${userId}, ${reason}::report_reason, ${detail ?? null}, ${from.networkHash})
           ON CONFLICT DO NOTHING`;
         if (inserted === 0) return { kind: 'duplicate' };
-        const reportCount = app.report_count + 1;
+        let reportCount = app.report_count + 1;
+        if (distinctNetworks) {
+          // Reports from before the column (no network) each count as their own network.
+          const [counted] = await tx.$queryRaw<Array<{ n: number }>>`
+            SELECT count(DISTINCT COALESCE(reporter_network, 'user:' || user_id))::int AS n
+            FROM app_reports WHERE app_id = ${app.id}`;
+          reportCount = counted!.n;
+        }
         const blockedNow = reachesBlockThreshold(reportCount);
         await tx.app.update({
           where: { id: app.id },

@@ -45,6 +45,10 @@ export async function startHarness(
     listingCacheMs?: number;
     /** false: the app never nudges the outbox relay (it polls hourly); tests drain it. */
     relayOutbox?: boolean;
+    /** REPORT_DISTINCT_NETWORKS. */
+    reportDistinctNetworks?: boolean;
+    /** express trust proxy, so a test can give each request its client IP (X-Forwarded-For). */
+    trustProxy?: string | boolean | number;
   } = {},
 ) {
   const logger = createLogger('app-store-test', 'silent');
@@ -78,6 +82,9 @@ export async function startHarness(
     systemMessages: opts.relayOutbox === false ? { nudge: () => {} } : systemMessages,
     rateLimitScale: opts.rateLimitScale,
     listingCacheMs: opts.listingCacheMs ?? 0,
+    ipHashSecret: 'test-ip-hash-secret',
+    reportDistinctNetworks: opts.reportDistinctNetworks,
+    trustProxy: opts.trustProxy,
   });
   const queue = new Queue(SYSTEM_MESSAGE_QUEUE, {
     connection: adminRedis,

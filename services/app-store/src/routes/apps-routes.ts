@@ -11,6 +11,7 @@ import {
   UpdateAppBody,
 } from '@svc/types';
 import {
+  byIp,
   newId,
   badRequest,
   conflict,
@@ -22,6 +23,7 @@ import { callerOf, type AuthRequirement } from '../authentication.js';
 import { toDetail } from '../domain/app-record.js';
 import { InvalidIconSvg, appChanges, changesListingMembership } from '../domain/app-update.js';
 import { reportOutcome } from '../domain/report-threshold.js';
+import { reporterNetworkHash } from '../domain/reporter-network.js';
 import type { Listing } from '../listing.js';
 import type { RateLimits } from '../rate-limits.js';
 import { SlugTaken, type AppRow, type AppStore } from '../store.js';
@@ -33,6 +35,8 @@ export interface AppsRoutesDeps {
   authenticate: (requirement: AuthRequirement) => RequestHandler;
   /** The app_blocked message is already in the outbox; this only hurries its relay. */
   systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
+  /** HMAC key of the reporter-network hash stored with each report. */
+  ipHashSecret: string;
 }
 
 export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
@@ -125,7 +129,15 @@ export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
       const caller = callerOf(req);
       const { slug } = AppSlugParams.parse(req.params);
       const body = ReportAppBody.parse(req.body ?? {});
-      const result = await store.report(slug, caller.userId, body.reason, body.detail);
+      // The hourly limits (per user, per client IP) before anything is read or written: a
+      // refused report leaves no trace but the counters.
+      const ip = byIp(req);
+      if (!(await limits.reportPerUser.consume(`user:${caller.userId}`, res, { quiet: true })))
+        return;
+      if (!(await limits.reportPerIp.consume(`ip:${ip}`, res, { quiet: true }))) return;
+      const result = await store.report(slug, caller.userId, body.reason, body.detail, {
+        networkHash: reporterNetworkHash(deps.ipHashSecret, ip),
+      });
       switch (result.kind) {
         case 'not-found':
           throw notFound(ERROR_MESSAGES.appNotFound);
