@@ -1,6 +1,6 @@
 // End to end: `svc sites submit | list | get` (built binary) through the real gateway and
-// sites processes. `sites get` finds a site by URL through the real search, since the API
-// has no single-site endpoint.
+// sites processes. `sites get` takes an id (GET /api/sites/{id}) or a URL (found through the
+// real search).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ServiceProcess } from '@svc/service-kit/testing';
 import { runSvc } from './svc-binary.js';
@@ -61,13 +61,16 @@ describe('svc sites through the real service', () => {
     expect(JSON.parse(res.stdout).site.id).toBe(id);
   }, 60_000);
 
-  it('get exits 1 for a URL nobody submitted, and 2 for an id', async () => {
+  it('get finds a site by its id, and exits 1 for an unknown id or a URL nobody submitted', async () => {
+    const byId = await svc(['sites', 'get', id, '--json']);
+    expect(byId.stderr).toBe('');
+    expect(byId.code).toBe(0);
+    expect(JSON.parse(byId.stdout).site.id).toBe(id);
+    const unknown = await svc(['sites', 'get', 'NoSuchSiteId123']);
+    expect(unknown.code).toBe(1);
     const missing = await svc(['sites', 'get', 'https://docs.cli-e2e.test/other-page']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no site with the URL/);
-    const byId = await svc(['sites', 'get', id]);
-    expect(byId.code).toBe(2);
-    expect(byId.stderr).toMatch(/no lookup by id/);
   }, 60_000);
 
   it('boost answers the credits left, then exit 1 at the daily limit', async () => {
