@@ -107,6 +107,8 @@ beforeAll(async () => {
       RESEND_API_KEY: 're_contract',
       RESEND_BASE_URL: resend.baseUrl,
       EMAIL_FROM: 'Svc <login@svc.test>',
+      // login('moderator') is a moderator by configuration (docs/decisions.md §2).
+      MODERATOR_EMAILS: 'moderator@contract-system.test',
     }),
     start('services/app-store/dist/main.js', {
       ...common,
@@ -377,6 +379,46 @@ describe('auth', () => {
     const out = await call('/api/auth/logout', { method: 'POST', cookie: fresh });
     expect(out.body).toEqual({ success: true });
     expect((await call('/api/auth/me', { cookie: fresh })).status).toBe(401);
+  });
+
+  it('moderators: list, grant, revoke (200, 401, 403, 404, 409); the role reaches open sessions', async () => {
+    const moderator = await login('moderator');
+    const member = await login('auth-member');
+    const one = (email: string) => `/api/auth/moderators/${encodeURIComponent(email)}`;
+    const isModerator = async (user: User) =>
+      (await call('/api/auth/me', { cookie: user.cookie })).body.is_moderator;
+    expect(await isModerator(moderator)).toBe(true);
+    expect(await isModerator(member)).toBe(false);
+
+    const operations = (email: string) =>
+      [
+        ['GET', '/api/auth/moderators'],
+        ['PUT', one(email)],
+        ['DELETE', one(email)],
+      ] as const;
+    for (const [method, path] of operations(member.email)) {
+      const anonymous = await call(path, { method });
+      expect([method, anonymous.status]).toEqual([method, 401]);
+      const refused = await call(path, { method, cookie: member.cookie });
+      expect([method, refused.status, refused.body]).toEqual([method, 403, { error: 'Moderators only' }]);
+    }
+    for (const method of ['PUT', 'DELETE']) {
+      const unknown = await call(one('nobody@contract-system.test'), { method, cookie: moderator.cookie });
+      expect([method, unknown.status]).toEqual([method, 404]);
+    }
+    const configured = await call(one(moderator.email), { method: 'DELETE', cookie: moderator.cookie });
+    expect(configured.status).toBe(409);
+
+    const granted = await call(one(member.email), { method: 'PUT', cookie: moderator.cookie });
+    expect(granted.status).toBe(200);
+    expect(granted.body.moderator).toMatchObject({ email: member.email, source: 'grant' });
+    expect(await isModerator(member)).toBe(true);
+    const listed = await call('/api/auth/moderators', { cookie: member.cookie });
+    expect(listed.status).toBe(200);
+    expect(listed.body.moderators.map((m: { email: string }) => m.email)).toEqual([moderator.email, member.email]);
+    const revoked = await call(one(member.email), { method: 'DELETE', cookie: moderator.cookie });
+    expect(revoked.body).toEqual({ success: true });
+    expect(await isModerator(member)).toBe(false);
   });
 });
 

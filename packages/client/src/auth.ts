@@ -1,11 +1,15 @@
 // Email-code login (/api/auth). `verify` keeps the session token so later calls send it.
 import type {
   AuthMeResponse,
+  GrantModeratorResponse,
   LogoutResponse,
+  ModeratorListResponse,
+  RevokeModeratorResponse,
   SendCodeResponse,
   SetUsernameResponse,
   VerifyResponse,
 } from '@svc/types';
+import { segment } from './query.js';
 import { sessionTokenFromHeaders, type Transport } from './transport.js';
 
 export interface VerifyResult extends VerifyResponse {
@@ -60,5 +64,20 @@ export class AuthApi {
     });
     this.t.sessionToken = undefined;
     return out;
+  }
+
+  /** Moderators only: everyone listed in MODERATOR_EMAILS, then those granted. */
+  moderators(signal?: AbortSignal): Promise<ModeratorListResponse> {
+    return this.t.call('GET', '/api/auth/moderators', { auth: 'session', signal });
+  }
+
+  /** Moderators only: makes the user with this email a moderator (idempotent). */
+  grantModerator(email: string, signal?: AbortSignal): Promise<GrantModeratorResponse> {
+    return this.t.call('PUT', `/api/auth/moderators/${segment(email)}`, { auth: 'session', signal });
+  }
+
+  /** Moderators only: takes the role back (409 for an email listed in MODERATOR_EMAILS). */
+  revokeModerator(email: string, signal?: AbortSignal): Promise<RevokeModeratorResponse> {
+    return this.t.call('DELETE', `/api/auth/moderators/${segment(email)}`, { auth: 'session', signal });
   }
 }

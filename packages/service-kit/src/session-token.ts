@@ -15,10 +15,12 @@ export interface SessionClaims {
   jti: string;
   iat: number;
   exp: number;
+  /** Only in a moderator's session (docs/decisions.md §2); absent otherwise. */
+  mod?: true;
 }
 
 export function signSessionToken(
-  user: { id: string; email: string; username: string },
+  user: { id: string; email: string; username: string; isModerator?: boolean },
   privateKeyPem: string,
   ttlSeconds = SESSION_TTL_SECONDS,
 ): { token: string; claims: SessionClaims } {
@@ -30,6 +32,7 @@ export function signSessionToken(
     jti: randomUUID(),
     iat,
     exp: iat + ttlSeconds,
+    ...(user.isModerator ? { mod: true as const } : {}),
   };
   const token = jwt.sign(claims, privateKeyPem, { algorithm: 'ES256' });
   return { token, claims };
@@ -47,7 +50,8 @@ export function verifySessionToken(token: string, publicKeyPem: string): Session
       typeof c.username !== 'string' ||
       typeof c.jti !== 'string' ||
       typeof c.exp !== 'number' ||
-      typeof c.iat !== 'number'
+      typeof c.iat !== 'number' ||
+      (c.mod !== undefined && c.mod !== true)
     ) {
       return null;
     }

@@ -3,8 +3,14 @@
 import type { Redis } from 'ioredis';
 import { parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
-import { unauthorized } from './errors.js';
-import { SESSION_COOKIE, verifySessionToken, type SessionClaims } from './session-token.js';
+import { MODERATORS_ONLY } from '@svc/types';
+import { forbidden, unauthorized } from './errors.js';
+import {
+  SESSION_COOKIE,
+  SESSION_TTL_SECONDS,
+  verifySessionToken,
+  type SessionClaims,
+} from './session-token.js';
 
 export interface Caller {
   userId: string;
@@ -14,6 +20,11 @@ export interface Caller {
   via: 'session' | 'api-key';
   session?: SessionClaims;
   apiKey?: { id: string; appId: string };
+  /**
+   * A moderator's session (docs/decisions.md §2): the token's `mod` claim, unless auth has
+   * since granted or revoked the role (the override in Redis wins). Never true for an API key.
+   */
+  isModerator?: boolean;
 }
 
 declare global {
@@ -26,6 +37,24 @@ declare global {
 }
 
 export const revocationKey = (prefix: string, jti: string) => `${prefix}auth:revoked:${jti}`;
+
+/**
+ * The moderator role of a user as auth last changed it ('1' granted, '0' revoked). It
+ * overrides the `mod` claim of every session of that user, so a grant or revoke takes effect
+ * at once in open sessions. It lives as long as a session can, so that every token signed
+ * before the change has expired when it goes; tokens signed after carry the right claim.
+ */
+export const moderatorRoleKey = (prefix: string, userId: string) => `${prefix}auth:moderator:${userId}`;
+
+/** Auth's side of the override: records a grant (true) or a revoke (false) for every open session. */
+export async function setModeratorRole(
+  redis: Redis,
+  prefix: string,
+  userId: string,
+  isModerator: boolean,
+): Promise<void> {
+  await redis.set(moderatorRoleKey(prefix, userId), isModerator ? '1' : '0', 'EX', SESSION_TTL_SECONDS);
+}
 
 /** Marks a session revoked until it would have expired anyway. */
 export async function revokeSession(
@@ -54,21 +83,38 @@ export function sessionMiddleware(opts: {
     const claims = verifySessionToken(token, opts.publicKey);
     if (!claims) return next();
     // Fails closed: with Redis down the revocation check throws and the request gets 503.
-    opts.redis.exists(revocationKey(opts.prefix, claims.jti)).then((revoked) => {
-      if (!revoked) {
-        req.caller = {
-          userId: claims.sub,
-          email: claims.email,
-          username: claims.username,
-          via: 'session',
-          session: claims,
-        };
-      }
-      next();
-    }, next);
+    // One round trip reads the revocation and the role override together.
+    opts.redis
+      .mget(revocationKey(opts.prefix, claims.jti), moderatorRoleKey(opts.prefix, claims.sub))
+      .then(([revoked, role]) => {
+        if (revoked === null) {
+          req.caller = {
+            userId: claims.sub,
+            email: claims.email,
+            username: claims.username,
+            via: 'session',
+            session: claims,
+            isModerator: role === null ? claims.mod === true : role === '1',
+          };
+        }
+        next();
+      }, next);
   };
 }
 
 export const requireSession: RequestHandler = (req, _res, next) => {
   next(req.caller ? undefined : unauthorized());
+};
+
+/** True for a moderator's session (docs/decisions.md §2); false for API keys and anonymous callers. */
+export const callerIsModerator = (req: Request): boolean =>
+  req.caller?.via === 'session' && req.caller.isModerator === true;
+
+/**
+ * For every `/moderation` endpoint: 401 without a session, 403 `{ "error": "Moderators only" }`
+ * for anyone but a moderator (an API key never is one). Mount after `sessionMiddleware`.
+ */
+export const requireModerator: RequestHandler = (req, _res, next) => {
+  if (!req.caller) return next(unauthorized());
+  next(callerIsModerator(req) ? undefined : forbidden(MODERATORS_ONLY));
 };

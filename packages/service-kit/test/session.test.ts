@@ -6,7 +6,14 @@ import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import { createRedis, waitForRedis } from '../src/redis.js';
-import { requireSession, revokeSession, sessionMiddleware } from '../src/session.js';
+import {
+  moderatorRoleKey,
+  requireModerator,
+  requireSession,
+  revokeSession,
+  sessionMiddleware,
+  setModeratorRole,
+} from '../src/session.js';
 import { SESSION_COOKIE, signSessionToken, verifySessionToken } from '../src/session-token.js';
 import { TEST_REDIS_URL, deleteRedisPrefix, generateTestKeyPair, testRedisPrefix } from '../src/testing.js';
 
@@ -59,6 +66,20 @@ describe('session tokens', () => {
     expect(verifySessionToken(tampered, keys.publicKey)).toBeNull();
     expect(verifySessionToken(signSessionToken(user, otherKeys.privateKey).token, keys.publicKey)).toBeNull();
   });
+
+  it('carries mod: true only for a moderator, and refuses any other mod value', () => {
+    const mod = signSessionToken({ ...user, isModerator: true }, keys.privateKey);
+    expect(verifySessionToken(mod.token, keys.publicKey)).toMatchObject({ mod: true });
+    const plain = signSessionToken({ ...user, isModerator: false }, keys.privateKey);
+    expect(verifySessionToken(plain.token, keys.publicKey)).not.toHaveProperty('mod');
+    const now = Math.floor(Date.now() / 1000);
+    const odd = jwt.sign(
+      { sub: 'u1', email: 'a', username: 'a', jti: 'j', iat: now, exp: now + 60, mod: 'yes' },
+      keys.privateKey,
+      { algorithm: 'ES256' },
+    );
+    expect(verifySessionToken(odd, keys.publicKey)).toBeNull();
+  });
 });
 
 describe('sessionMiddleware', () => {
@@ -68,6 +89,12 @@ describe('sessionMiddleware', () => {
       routes: (app) => {
         app.use(sessionMiddleware({ publicKey: keys.publicKey, redis: client, prefix }));
         app.get('/me', requireSession, (req, res) => void res.json(req.caller));
+        app.get('/moderation', requireModerator, (_req, res) => void res.json({ ok: true }));
+        // An API-key caller set by a service (as app-store does) is never a moderator.
+        app.get('/as-key', (req, _res, next) => {
+          req.caller = { userId: 'u9', email: 'k@example.com', username: 'k', via: 'api-key', isModerator: true };
+          next();
+        }, requireModerator, (_req, res) => void res.json({ ok: true }));
       },
     });
 
@@ -99,5 +126,48 @@ describe('sessionMiddleware', () => {
     const res = await request(appWith(dead)).get('/me').set('Cookie', `${SESSION_COOKIE}=${token}`);
     expect(res.status).toBe(503);
     dead.disconnect();
+  });
+
+  describe('the moderator role and requireModerator', () => {
+    const cookie = (token: string) => `${SESSION_COOKIE}=${token}`;
+    let n = 0;
+    const someone = () => ({ id: `mod-user-${++n}`, email: `m${n}@example.com`, username: `m${n}` });
+
+    it('401 without a session, 403 for a normal user and an API key, 200 for a moderator', async () => {
+      const app = appWith(redis);
+      const anon = await request(app).get('/moderation');
+      expect(anon.status).toBe(401);
+      expect(anon.body).toEqual({ error: 'Authentication required' });
+      const plain = signSessionToken(someone(), keys.privateKey).token;
+      const refused = await request(app).get('/moderation').set('Cookie', cookie(plain));
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ error: 'Moderators only' });
+      expect((await request(app).get('/me').set('Cookie', cookie(plain))).body.isModerator).toBe(false);
+      const key = await request(app).get('/as-key');
+      expect(key.status).toBe(403);
+      expect(key.body).toEqual({ error: 'Moderators only' });
+      const mod = signSessionToken({ ...someone(), isModerator: true }, keys.privateKey).token;
+      const ok = await request(app).get('/moderation').set('Cookie', cookie(mod));
+      expect(ok.status).toBe(200);
+      expect((await request(app).get('/me').set('Cookie', cookie(mod))).body.isModerator).toBe(true);
+    });
+
+    it("auth's grant and revoke override the claim of open sessions at once", async () => {
+      const app = appWith(redis);
+      const granted = someone();
+      const plain = signSessionToken(granted, keys.privateKey).token;
+      await setModeratorRole(redis, prefix, granted.id, true);
+      expect(await redis.ttl(moderatorRoleKey(prefix, granted.id))).toBeGreaterThan(29 * 24 * 3600);
+      expect((await request(app).get('/moderation').set('Cookie', cookie(plain))).status).toBe(200);
+
+      const revoked = someone();
+      const mod = signSessionToken({ ...revoked, isModerator: true }, keys.privateKey).token;
+      await setModeratorRole(redis, prefix, revoked.id, false);
+      expect((await request(app).get('/moderation').set('Cookie', cookie(mod))).status).toBe(403);
+      // Still logged in: only the role went.
+      expect((await request(app).get('/me').set('Cookie', cookie(mod))).status).toBe(200);
+      await setModeratorRole(redis, prefix, revoked.id, true);
+      expect((await request(app).get('/moderation').set('Cookie', cookie(mod))).status).toBe(200);
+    });
   });
 });

@@ -51,7 +51,13 @@ export type VerifyBody = z.infer<typeof VerifyBody>;
 export const VerifyResponse = z.object({ user: AuthUser });
 export type VerifyResponse = z.infer<typeof VerifyResponse>;
 
-export const AuthMeResponse = z.object({ user: AuthUser });
+export const AuthMeResponse = z.object({
+  user: AuthUser,
+  is_moderator: z.boolean().meta({
+    description:
+      "Whether this session acts as a moderator (the role every service checks; docs/decisions.md §2)",
+  }),
+});
 export type AuthMeResponse = z.infer<typeof AuthMeResponse>;
 
 export const SetUsernameBody = z.object({ username: Username });
@@ -71,5 +77,38 @@ export const JwtClaims = z.object({
   iat: z.number().int().nonnegative(),
   exp: z.number().int().positive(),
   jti: z.string().min(1),
+  /** Present (true) only in a moderator's session; services also honour auth's role override in Redis. */
+  mod: z.literal(true).optional(),
 });
 export type JwtClaims = z.infer<typeof JwtClaims>;
+
+// ---- moderators (docs/decisions.md §2, "Moderators") --------------------------------------
+
+/** The 403 body of every moderator-only endpoint of every service. */
+export const MODERATORS_ONLY = 'Moderators only';
+
+/** `/api/auth/moderators/{email}`: the user's email (any case; compared lower-cased). */
+export const ModeratorEmailParams = z.object({ email: Email });
+export type ModeratorEmailParams = z.infer<typeof ModeratorEmailParams>;
+
+/** A moderator: listed in `MODERATOR_EMAILS` (configuration) or granted by a moderator. */
+export const Moderator = z.object({
+  email: z.string(),
+  /** Null for a listed email that has not logged in yet. */
+  user_id: Id.nullable(),
+  username: z.string().min(1).nullable(),
+  source: z.enum(['configuration', 'grant']),
+  /** Who granted it (user id); null for the configuration. */
+  granted_by: Id.nullable(),
+  granted_at: z.iso.datetime().nullable(),
+});
+export type Moderator = z.infer<typeof Moderator>;
+
+export const ModeratorListResponse = z.object({ moderators: z.array(Moderator) });
+export type ModeratorListResponse = z.infer<typeof ModeratorListResponse>;
+
+export const GrantModeratorResponse = z.object({ moderator: Moderator });
+export type GrantModeratorResponse = z.infer<typeof GrantModeratorResponse>;
+
+export const RevokeModeratorResponse = SuccessResponse;
+export type RevokeModeratorResponse = z.infer<typeof RevokeModeratorResponse>;

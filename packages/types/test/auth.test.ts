@@ -2,6 +2,8 @@ import { describe, it, expect } from '@jest/globals';
 import {
   AuthMeResponse,
   JwtClaims,
+  ModeratorEmailParams,
+  ModeratorListResponse,
   LogoutResponse,
   SendCodeBody,
   SendCodeResponse,
@@ -27,6 +29,8 @@ describe('auth', () => {
     const user = { id: 'u1', email: 'a@b.co', username: 'a' };
     expect(VerifyResponse.parse({ user })).toEqual({ user });
     expect(AuthMeResponse.safeParse({ user: { id: 'u1' } }).success).toBe(false);
+    expect(AuthMeResponse.safeParse({ user }).success).toBe(false);
+    expect(AuthMeResponse.parse({ user, is_moderator: true })).toEqual({ user, is_moderator: true });
   });
 
   it('set-username: 3–32 letters of any script, digits, _ or -', () => {
@@ -49,5 +53,23 @@ describe('auth', () => {
     const { jti: _jti, ...noJti } = claims;
     expect(JwtClaims.safeParse(noJti).success).toBe(false);
     expect(JwtClaims.safeParse({ ...claims, exp: 1.5 }).success).toBe(false);
+  });
+
+  it('moderators: an email path (lower-cased), the list entries, the optional mod claim', () => {
+    expect(ModeratorEmailParams.parse({ email: 'Mod@Example.com' })).toEqual({ email: 'mod@example.com' });
+    expect(ModeratorEmailParams.safeParse({ email: 'nope' }).success).toBe(false);
+    const entry = {
+      email: 'a@b.co',
+      user_id: null,
+      username: null,
+      source: 'configuration',
+      granted_by: null,
+      granted_at: null,
+    };
+    expect(ModeratorListResponse.safeParse({ moderators: [entry] }).success).toBe(true);
+    expect(ModeratorListResponse.safeParse({ moderators: [{ ...entry, source: 'other' }] }).success).toBe(false);
+    const claims = { sub: 'u1', email: 'a@b.co', username: 'a', iat: 1, exp: 2, jti: 'j' };
+    expect(JwtClaims.safeParse({ ...claims, mod: true }).success).toBe(true);
+    expect(JwtClaims.safeParse({ ...claims, mod: false }).success).toBe(false);
   });
 });

@@ -48,6 +48,10 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   // added by docs/decisions.md
   ['POST', '/api/auth/logout'],
   ['GET', '/api/auth/me'],
+  // added by issue 13 (moderators; docs/decisions.md §2)
+  ['GET', '/api/auth/moderators'],
+  ['PUT', '/api/auth/moderators/{email}'],
+  ['DELETE', '/api/auth/moderators/{email}'],
   ['POST', '/api/v1/apps/{slug}/keys'],
   ['GET', '/api/v1/apps/{slug}/keys'],
   ['DELETE', '/api/v1/apps/{slug}/keys/{id}'],

@@ -11,6 +11,7 @@ import {
 } from '@svc/service-kit';
 import { createLogin } from './login.js';
 import type { Mailer } from './mailer.js';
+import { createModerators } from './moderators.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { createAuthStore, type AuthDb } from './store.js';
 
@@ -24,11 +25,19 @@ export interface AuthDeps {
   keys: { privateKey: string; publicKey: string };
   codeSecret: string;
   trustProxy?: string;
+  /** MODERATOR_EMAILS, lower-cased (default: none). */
+  moderatorEmails?: readonly string[];
 }
 
 export function buildApp(deps: AuthDeps): Express {
   const store = createAuthStore(deps.db);
   const login = createLogin({ store, mailer: deps.mailer, codeSecret: deps.codeSecret });
+  const moderators = createModerators({
+    store,
+    redis: deps.redis,
+    prefix: deps.redisPrefix,
+    configured: deps.moderatorEmails ?? [],
+  });
   return createServiceApp({
     service: 'auth',
     logger: deps.logger,
@@ -39,7 +48,7 @@ export function buildApp(deps: AuthDeps): Express {
       app.use(sessionMiddleware({ publicKey: deps.keys.publicKey, redis: deps.redis, prefix: deps.redisPrefix }));
       app.use(
         '/api/auth',
-        authRoutes({ login, store, redis: deps.redis, redisPrefix: deps.redisPrefix, privateKey: deps.keys.privateKey }),
+        authRoutes({ login, store, moderators, redis: deps.redis, redisPrefix: deps.redisPrefix, privateKey: deps.keys.privateKey }),
       );
     },
   });

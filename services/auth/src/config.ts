@@ -13,6 +13,15 @@ export const authConfigSchema = baseConfigSchema.extend({
   EMAIL_FROM: z.string().default('Svc <login@svc.local>'),
   /** Keys the login-code hashes; derived from the JWT private key when unset. */
   LOGIN_CODE_SECRET: settings.optionalString,
+  /**
+   * Moderators by configuration (docs/decisions.md §2): comma-separated emails, trimmed and
+   * compared lower-cased; the API cannot revoke them.
+   */
+  MODERATOR_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) => [...new Set(v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))])
+    .pipe(z.array(z.email())),
 });
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 

@@ -39,6 +39,7 @@ async function main() {
     keys: { privateKey: keys.privateKey!, publicKey: keys.publicKey },
     codeSecret,
     trustProxy: config.TRUSTED_PROXIES,
+    moderatorEmails: config.MODERATOR_EMAILS,
   });
   await rt.serve(app, [{ name: 'prisma', close: () => db.$disconnect() }]);
 }

@@ -1,4 +1,4 @@
-// auth's data access: users and login codes (Prisma, schema `auth`).
+// auth's data access: users, login codes and moderator grants (Prisma, schema `auth`).
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
 
 export type AuthDb = PrismaClient;
@@ -48,6 +48,41 @@ export function createAuthStore(db: AuthDb) {
     createUser: (data: UserRecord) => db.user.create({ data, select: userFields }),
     setUsername: (id: string, username: string) =>
       db.user.update({ where: { id }, data: { username }, select: userFields }),
+
+    hasModeratorGrant: async (userId: string) =>
+      (await db.moderatorGrant.count({ where: { userId } })) > 0,
+    /**
+     * Grants (`grantedBy` set; idempotent, a second grant keeps the first one's author and
+     * date) or revokes (null) the role, serialised per user by a transaction lock, and runs
+     * `publish` (the override every service reads) before the commit: concurrent changes
+     * publish in the order they commit, and a failed publish changes nothing.
+     */
+    async setModeratorGrant(
+      userId: string,
+      grantedBy: string | null,
+      publish: () => Promise<void>,
+    ): Promise<{ grantedBy: string; createdAt: Date } | null> {
+      return db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`moderator:${userId}`}))`;
+        const grant = grantedBy
+          ? await tx.moderatorGrant.upsert({
+              where: { userId },
+              create: { userId, grantedBy },
+              update: {},
+              select: { grantedBy: true, createdAt: true },
+            })
+          : (await tx.moderatorGrant.deleteMany({ where: { userId } }), null);
+        await publish();
+        return grant;
+      });
+    },
+    listModeratorGrants: () =>
+      db.moderatorGrant.findMany({
+        orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }],
+        select: { grantedBy: true, createdAt: true, user: { select: userFields } },
+      }),
+    findUsersByEmail: (emails: string[]) =>
+      db.user.findMany({ where: { email: { in: emails } }, select: userFields }),
   };
 }
 export type AuthStore = ReturnType<typeof createAuthStore>;

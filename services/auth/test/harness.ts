@@ -19,7 +19,7 @@ import { createResendMailer } from '../src/mailer.js';
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 export async function startHarness(
-  opts: { dbTarget?: (t: DatabaseTarget) => DatabaseTarget } = {},
+  opts: { dbTarget?: (t: DatabaseTarget) => DatabaseTarget; moderatorEmails?: string[] } = {},
 ) {
   const logger = createLogger('auth-test', 'silent');
   const database = await createTestDatabase(migrationsDir);
@@ -37,6 +37,7 @@ export async function startHarness(
     logger,
     keys,
     codeSecret: 'test-secret',
+    moderatorEmails: opts.moderatorEmails,
     mailer: createResendMailer({
       apiKey: 're_test_key',
       baseUrl: resend.baseUrl,

@@ -22,7 +22,7 @@ describe('GET /api/auth/me', () => {
     const { user, cookie } = await h.login('erin@example.com');
     const res = await me(cookie);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ user });
+    expect(res.body).toEqual({ user, is_moderator: false });
   });
 
   it('answers 401 JSON without a session', async () => {

@@ -1,25 +1,49 @@
 // HTTP of /api/auth: parse with the shared schemas, call the login, shape the answer.
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
-import { SendCodeBody, SetUsernameBody, VerifyBody } from '@svc/types';
-import { requireSession, revokeSession, unauthorized } from '@svc/service-kit';
+import { ModeratorEmailParams, SendCodeBody, SetUsernameBody, VerifyBody } from '@svc/types';
+import {
+  callerIsModerator,
+  notFound,
+  requireModerator,
+  requireSession,
+  revokeSession,
+  unauthorized,
+} from '@svc/service-kit';
 import type { Login } from '../login.js';
 import { createLoginLimits } from '../login-limits.js';
+import { USER_NOT_FOUND, type Moderators } from '../moderators.js';
+import type { UserRecord } from '../store.js';
 import { clearSessionCookie, setSessionCookie } from '../session-cookie.js';
 import type { AuthStore } from '../store.js';
 
 export function authRoutes(deps: {
   login: Login;
   store: AuthStore;
+  moderators: Moderators;
   redis: Redis;
   redisPrefix: string;
   privateKey: string;
 }): Router {
-  const { login, store, redis, redisPrefix: prefix, privateKey } = deps;
+  const { login, store, moderators, redis, redisPrefix: prefix, privateKey } = deps;
   // The email is known only once the body is parsed, so the limits are applied here.
   const limits = createLoginLimits({ redis, prefix });
 
   const router = Router();
+
+  /** Signs the session with the role as the configuration and the grants say now. */
+  async function startSession(req: Request, res: Response, user: UserRecord): Promise<void> {
+    const isModerator = await moderators.isModerator(user);
+    if (isModerator) await moderators.refreshConfiguredOverride(user);
+    setSessionCookie(req, res, { ...user, isModerator }, privateKey);
+  }
+
+  /** The `{email}` of a moderators path; one that is not an email names no user. */
+  const emailParam = (params: unknown): string => {
+    const parsed = ModeratorEmailParams.safeParse(params);
+    if (!parsed.success) throw notFound(USER_NOT_FOUND);
+    return parsed.data.email;
+  };
 
   router.post('/send-code', async (req, res) => {
     const { email } = SendCodeBody.parse(req.body);
@@ -34,21 +58,21 @@ export function authRoutes(deps: {
     if (!admitted) return;
     const user = await login.verify(email, code);
     await admitted.succeeded();
-    setSessionCookie(req, res, user, privateKey);
+    await startSession(req, res, user);
     res.json({ user });
   });
 
   router.get('/me', requireSession, async (req, res) => {
     const user = await store.findUserById(req.caller!.userId);
     if (!user) throw unauthorized();
-    res.json({ user });
+    res.json({ user, is_moderator: callerIsModerator(req) });
   });
 
   router.post('/set-username', requireSession, async (req, res) => {
     const { username } = SetUsernameBody.parse(req.body);
     const user = await login.setUsername(req.caller!.userId, username);
     // The old token carries the old name: replace it and retire it.
-    setSessionCookie(req, res, user, privateKey);
+    await startSession(req, res, user);
     await revokeSession(redis, prefix, req.caller!.session!);
     res.json({ user });
   });
@@ -56,6 +80,20 @@ export function authRoutes(deps: {
   router.post('/logout', async (req, res) => {
     if (req.caller?.session) await revokeSession(redis, prefix, req.caller.session);
     clearSessionCookie(req, res);
+    res.json({ success: true });
+  });
+
+  router.get('/moderators', requireModerator, async (_req, res) => {
+    res.json({ moderators: await moderators.list() });
+  });
+
+  router.put('/moderators/:email', requireModerator, async (req, res) => {
+    const moderator = await moderators.grant(emailParam(req.params), req.caller!.userId);
+    res.json({ moderator });
+  });
+
+  router.delete('/moderators/:email', requireModerator, async (req, res) => {
+    await moderators.revoke(emailParam(req.params));
     res.json({ success: true });
   });
 
