@@ -671,6 +671,52 @@ describe('app-store', () => {
     expect(mine.body.apps[0]).toMatchObject({ slug, status: 'blocked' });
   });
 
+  it('report limits: 429 after 10 reports an hour per user and 20 per client IP, nothing recorded', async () => {
+    const path = '/api/v1/apps/other-app/report';
+    // Reports of an unknown app (404) count like any valid report, and record nothing.
+    const probe = (user: User, ip: string) =>
+      call('/api/v1/apps/no-such-app/report', {
+        method: 'POST',
+        cookie: user.cookie,
+        ip,
+        body: { reason: 'spam' },
+      });
+    const busy = await login('report-limit-user');
+    for (let i = 0; i < 10; i++) expect((await probe(busy, freshIp())).status).toBe(404);
+    const perUser = await call(path, {
+      method: 'POST',
+      cookie: busy.cookie,
+      ip: freshIp(),
+      body: { reason: 'spam' },
+    });
+    expect(perUser.status).toBe(429);
+    expect(Number(perUser.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(perUser.headers.get('ratelimit-limit')).toBe('10');
+
+    const ip = freshIp();
+    const farm = await Promise.all([1, 2, 3].map((i) => login(`report-limit-farm-${i}`)));
+    for (const user of farm.slice(0, 2))
+      for (let i = 0; i < 10; i++) expect((await probe(user, ip)).status).toBe(404);
+    const perIp = await call(path, {
+      method: 'POST',
+      cookie: farm[2]!.cookie,
+      ip,
+      body: { reason: 'spam' },
+    });
+    expect(perIp.status).toBe(429);
+    expect(Number(perIp.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(perIp.headers.get('ratelimit-limit')).toBe('20');
+    // Neither refused report was recorded: the third account's report from elsewhere is its first.
+    const elsewhere = await call(path, {
+      method: 'POST',
+      cookie: farm[2]!.cookie,
+      ip: freshIp(),
+      body: { reason: 'spam' },
+    });
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.blocked).toBe(false);
+  });
+
   it('revoke: 204, then the key answers 401', async () => {
     const revoked = await call(`/api/v1/apps/${slug}/keys/${keyId}`, {
       method: 'DELETE',
