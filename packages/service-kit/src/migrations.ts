@@ -72,6 +72,20 @@ export function prismaCliConfig(ownUrlEnv: string, defaultSchema: string) {
   } as const;
 }
 
+/**
+ * The statements `prisma migrate deploy` runs for a migration file: through the pg driver
+ * adapter it cuts the file at EVERY `;` — in comments, strings and function bodies too
+ * (`executeScript` of @prisma/adapter-pg). Tests apply migrations the same way, so a file
+ * that production would break on (a `;` in a comment, say) fails the tests as well; write a
+ * `;` inside a function body as the escape `\x3B` in an `E''` string.
+ */
+export function splitLikePrismaMigrate(script: string): string[] {
+  return script
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
 /** Runs every prisma/migrations/<name>/migration.sql, in order, inside `target.schema`. */
 export async function applyMigrationSql(
   target: DatabaseTarget,
@@ -88,7 +102,7 @@ export async function applyMigrationSql(
     await db.query(`SET search_path TO ${quoteIdent(target.schema)}`);
     for (const name of entries) {
       const sql = await readFile(path.join(migrationsDir, name, 'migration.sql'), 'utf8');
-      await db.query(sql);
+      for (const statement of splitLikePrismaMigrate(sql)) await db.query(statement);
     }
   } finally {
     await db.end();
