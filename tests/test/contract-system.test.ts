@@ -717,6 +717,70 @@ describe('app-store', () => {
     expect(elsewhere.body.blocked).toBe(false);
   });
 
+  it('app moderation: queue, history, restore, block, dismiss, audit (200, 400, 401, 403, 404, 409)', async () => {
+    // contract-app was blocked by its 5th reporter above.
+    const moderator = await login('moderator');
+    const m = (path: string, init: CallInit = {}) => call(path, { cookie: moderator.cookie, ...init });
+    const act = (app: string, action: string, body?: unknown) =>
+      m(`/api/v1/moderation/apps/${app}/${action}`, { method: 'POST', body });
+    const operations: Array<[string, string, unknown?]> = [
+      ['GET', '/api/v1/moderation/reports'],
+      ['GET', `/api/v1/moderation/apps/${slug}/reports`],
+      ['POST', `/api/v1/moderation/apps/${slug}/restore`, { reason: 'x' }],
+      ['POST', `/api/v1/moderation/apps/${slug}/block`, { reason: 'x' }],
+      ['POST', `/api/v1/moderation/apps/${slug}/dismiss`, {}],
+      ['GET', '/api/v1/moderation/audit'],
+    ];
+    for (const [method, path, body] of operations) {
+      expect([method, path, (await call(path, { method, body })).status]).toEqual([method, path, 401]);
+      const refused = await call(path, { method, body, cookie: other.cookie });
+      expect([method, path, refused.status, refused.body]).toEqual([
+        method,
+        path,
+        403,
+        { error: 'Moderators only' },
+      ]);
+    }
+
+    const queue = await m('/api/v1/moderation/reports?limit=100');
+    expect(queue.status).toBe(200);
+    expect(queue.body.apps.find((a: { slug: string }) => a.slug === slug)).toMatchObject({
+      status: 'blocked',
+      open_reporters: 5,
+    });
+    expect((await m('/api/v1/moderation/reports?limit=0')).status).toBe(400);
+    const history = await m(`/api/v1/moderation/apps/${slug}/reports`);
+    expect(history.status).toBe(200);
+    expect(history.body.reports).toHaveLength(5);
+    expect((await m('/api/v1/moderation/apps/no-such-app/reports')).status).toBe(404);
+
+    expect((await act(slug, 'restore', {})).status).toBe(400);
+    const restored = await act(slug, 'restore', { reason: 'the reports were false' });
+    expect(restored.status).toBe(200);
+    expect(restored.body).toEqual({ slug, status: 'approved', resolved_reports: 5 });
+    expect((await call(`/api/v1/apps/${slug}`)).status).toBe(200);
+    expect((await act(slug, 'restore', { reason: 'again' })).status).toBe(409);
+    expect((await act('no-such-app', 'restore', { reason: 'x' })).status).toBe(404);
+
+    expect((await act(slug, 'dismiss', { reason: 7 })).status).toBe(400);
+    expect((await act(slug, 'dismiss', {})).body).toEqual({ slug, status: 'approved', resolved_reports: 0 });
+    expect((await act('no-such-app', 'dismiss', {})).status).toBe(404);
+
+    expect((await act(slug, 'block', { reason: '' })).status).toBe(400);
+    const blocked = await act(slug, 'block', { reason: 'blocked again by hand' });
+    expect(blocked.status).toBe(200);
+    expect(blocked.body.status).toBe('blocked');
+    expect((await act(slug, 'block', { reason: 'again' })).status).toBe(409);
+    expect((await act('no-such-app', 'block', { reason: 'x' })).status).toBe(404);
+
+    const audit = await m('/api/v1/moderation/audit?target_type=app&limit=100');
+    expect(audit.status).toBe(200);
+    const actions = audit.body.entries.map((e: { action: string; actor: string }) => e.action);
+    expect(actions.slice(0, 4)).toEqual(['app.blocked', 'reports.dismissed', 'app.restored', 'app.blocked']);
+    expect(audit.body.entries[3].actor).toBe('system');
+    expect((await m('/api/v1/moderation/audit?cursor=not-a-cursor')).status).toBe(400);
+  });
+
   it('revoke: 204, then the key answers 401', async () => {
     const revoked = await call(`/api/v1/apps/${slug}/keys/${keyId}`, {
       method: 'DELETE',
@@ -1183,6 +1247,13 @@ describe('shared limits and body caps', () => {
       ['GET', '/api/v1/apps/limited-app/keys'],
       ['POST', '/api/v1/apps/limited-app/keys'],
       ['DELETE', '/api/v1/apps/limited-app/keys/some-key'],
+      // app moderation counts in the same bucket, before the moderator check
+      ['GET', '/api/v1/moderation/reports'],
+      ['GET', '/api/v1/moderation/apps/limited-app/reports'],
+      ['POST', '/api/v1/moderation/apps/limited-app/restore', { reason: 'x' }],
+      ['POST', '/api/v1/moderation/apps/limited-app/block', { reason: 'x' }],
+      ['POST', '/api/v1/moderation/apps/limited-app/dismiss', {}],
+      ['GET', '/api/v1/moderation/audit'],
     ];
     for (const [method, path, body] of attempts) {
       const res = await call(path, { method, cookie, body });

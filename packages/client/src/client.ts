@@ -1,5 +1,6 @@
 // SvcClient: one object for both interfaces of the platform, served from one origin.
 import type { DailyBgResponse, TranslateResponse } from '@svc/types';
+import { AppModerationApi } from './app-moderation.js';
 import { AppsApi, MeApi } from './app-store.js';
 import { AuthApi } from './auth.js';
 import { subscribe, type SubscribeOptions, type Subscription } from './realtime.js';
@@ -19,6 +20,8 @@ export class SvcClient {
   private readonly t: Transport;
   readonly apps: AppsApi;
   readonly me: MeApi;
+  /** Moderators only: the app-store's report queue, restore, block, dismiss, audit log. */
+  readonly appModeration: AppModerationApi;
   readonly auth: AuthApi;
   readonly sites: SitesApi;
   readonly bookmarks: BookmarksApi;
@@ -28,6 +31,7 @@ export class SvcClient {
     this.t = new Transport(options);
     this.apps = new AppsApi(this.t);
     this.me = new MeApi(this.t);
+    this.appModeration = new AppModerationApi(this.t);
     this.auth = new AuthApi(this.t);
     this.sites = new SitesApi(this.t);
     this.bookmarks = new BookmarksApi(this.t);

@@ -12,6 +12,12 @@ export {
   type SubmitAppInput,
   type UpdateAppInput,
 } from './app-store.js';
+export {
+  AppModerationApi,
+  type AuditQueryInput,
+  type DismissReportsInput,
+  type ModerationQueueInput,
+} from './app-moderation.js';
 export { AuthApi, type VerifyResult } from './auth.js';
 export {
   BookmarksApi,

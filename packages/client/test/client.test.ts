@@ -47,6 +47,32 @@ describe('credentials', () => {
     ['GET', '/api/v1/me/apps', '/api/v1/me/apps', (c) => c.me.apps()],
     ['GET', '/api/v1/me/installed', '/api/v1/me/installed', (c) => c.me.installed()],
     ['PUT', '/api/v1/me/installed/{slug}', '/api/v1/me/installed/abc', (c) => c.me.install('abc')],
+    ['GET', '/api/v1/moderation/reports', '/api/v1/moderation/reports', (c) => c.appModeration.queue()],
+    [
+      'GET',
+      '/api/v1/moderation/apps/{slug}/reports',
+      '/api/v1/moderation/apps/abc/reports',
+      (c) => c.appModeration.reports('abc'),
+    ],
+    [
+      'POST',
+      '/api/v1/moderation/apps/{slug}/restore',
+      '/api/v1/moderation/apps/abc/restore',
+      (c) => c.appModeration.restore('abc', 'false reports'),
+    ],
+    [
+      'POST',
+      '/api/v1/moderation/apps/{slug}/block',
+      '/api/v1/moderation/apps/abc/block',
+      (c) => c.appModeration.block('abc', 'phishing'),
+    ],
+    [
+      'POST',
+      '/api/v1/moderation/apps/{slug}/dismiss',
+      '/api/v1/moderation/apps/abc/dismiss',
+      (c) => c.appModeration.dismiss('abc'),
+    ],
+    ['GET', '/api/v1/moderation/audit', '/api/v1/moderation/audit', (c) => c.appModeration.audit()],
     [
       'DELETE',
       '/api/v1/me/installed/{slug}',

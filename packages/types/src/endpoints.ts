@@ -37,6 +37,16 @@ import {
   UpdateAppResponse,
 } from './app-store.js';
 import {
+  AppReportHistoryResponse,
+  AuditPageResponse,
+  AuditQuery,
+  DismissReportsBody,
+  ModerationActionResponse,
+  ModerationQueueQuery,
+  ModerationQueueResponse,
+  ModerationReasonBody,
+} from './app-moderation.js';
+import {
   ChatMessageListQuery,
   ChatMessageListResponse,
   ChatMessageParams,
@@ -254,6 +264,7 @@ export const REPORT_LIMITS = {
 } as const satisfies RateLimit;
 
 const KEY_REFUSED = 'an API key cannot be used here (session cookie only)';
+const MODERATION_FORBIDDEN = `${MODERATORS_ONLY} (any caller but a moderator), or ${KEY_REFUSED}`;
 
 export const ENDPOINTS: readonly Endpoint[] = [
   // ---- auth: /api/auth/* -----------------------------------------------------------------
@@ -546,6 +557,92 @@ export const ENDPOINTS: readonly Endpoint[] = [
     params: AppSlugParams,
     ok: { 204: noContent('Uninstalled (or was not installed)') },
     errors: { 403: KEY_REFUSED },
+    rateLimit: APP_SESSION,
+  }),
+
+  // ---- app moderation: /api/v1/moderation/* (moderators only; docs/decisions.md §9) -------
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/moderation/reports',
+    service: 'app-store',
+    operationId: 'listAppReportQueue',
+    summary: 'The report queue: apps with open reports, newest report first (moderators only)',
+    auth: 'session',
+    query: ModerationQueueQuery,
+    ok: {
+      200: json(
+        'Apps with open reports, reasons counted, reporters never named',
+        ModerationQueueResponse,
+      ),
+    },
+    errors: { 403: MODERATION_FORBIDDEN },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/moderation/apps/{slug}/reports',
+    service: 'app-store',
+    operationId: 'listAppReportHistory',
+    summary: "An app's reports, open and resolved, newest first (moderators only)",
+    auth: 'session',
+    params: AppSlugParams,
+    ok: { 200: json('Reports by opaque id (never the reporter)', AppReportHistoryResponse) },
+    errors: { 403: MODERATION_FORBIDDEN, 404: 'App not found' },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/moderation/apps/{slug}/restore',
+    service: 'app-store',
+    operationId: 'restoreApp',
+    summary:
+      'Restore a blocked app (approved again; its open reports are resolved, so 5 new reporters are needed to block it again)',
+    auth: 'session',
+    params: AppSlugParams,
+    body: ModerationReasonBody,
+    ok: { 200: json('Restored (audit entry app.restored)', ModerationActionResponse) },
+    errors: { 403: MODERATION_FORBIDDEN, 404: 'App not found', 409: 'App is not blocked' },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/moderation/apps/{slug}/block',
+    service: 'app-store',
+    operationId: 'blockApp',
+    summary: 'Block an app by hand, with a reason (moderators only)',
+    auth: 'session',
+    params: AppSlugParams,
+    body: ModerationReasonBody,
+    ok: { 200: json('Blocked (audit entry app.blocked)', ModerationActionResponse) },
+    errors: { 403: MODERATION_FORBIDDEN, 404: 'App not found', 409: 'App is already blocked' },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/moderation/apps/{slug}/dismiss',
+    service: 'app-store',
+    operationId: 'dismissAppReports',
+    summary: "Resolve an app's open reports without blocking it (moderators only)",
+    auth: 'session',
+    params: AppSlugParams,
+    body: DismissReportsBody,
+    ok: { 200: json('Reports resolved (audit entry reports.dismissed)', ModerationActionResponse) },
+    errors: { 403: MODERATION_FORBIDDEN, 404: 'App not found' },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/moderation/audit',
+    service: 'app-store',
+    operationId: 'listAppAudit',
+    summary: "The app-store's audit log, newest first, optionally of one target (moderators only)",
+    auth: 'session',
+    query: AuditQuery,
+    ok: { 200: json('A page of audit entries', AuditPageResponse) },
+    errors: {
+      400: 'Invalid query (an invalid cursor, or target_id without target_type)',
+      403: MODERATION_FORBIDDEN,
+    },
     rateLimit: APP_SESSION,
   }),
 

@@ -3,6 +3,7 @@ export * from './constants.js';
 export * from './common.js';
 export * from './auth.js';
 export * from './app-store.js';
+export * from './app-moderation.js';
 export * from './sites.js';
 export * from './site-url.js';
 export * from './chat.js';

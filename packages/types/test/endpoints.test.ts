@@ -64,6 +64,13 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['GET', '/api/sites/{id}'],
   // added for the web client's app cards and desktop icons (the SVG as an image)
   ['GET', '/api/v1/apps/{slug}/icon'],
+  // added by issue 13 (moderation of apps, moderators only)
+  ['GET', '/api/v1/moderation/reports'],
+  ['GET', '/api/v1/moderation/apps/{slug}/reports'],
+  ['POST', '/api/v1/moderation/apps/{slug}/restore'],
+  ['POST', '/api/v1/moderation/apps/{slug}/block'],
+  ['POST', '/api/v1/moderation/apps/{slug}/dismiss'],
+  ['GET', '/api/v1/moderation/audit'],
 ];
 
 const key = (method: string, path: string) => `${method} ${path}`;

@@ -22,6 +22,8 @@ import { appsRoutes } from './routes/apps-routes.js';
 import { iconRoutes } from './routes/icon-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { meRoutes } from './routes/me-routes.js';
+import { moderationRoutes } from './routes/moderation-routes.js';
+import { createModerationStore } from './moderation-store.js';
 import { createAppStore } from './store.js';
 
 export interface AppDeps {
@@ -90,6 +92,13 @@ export function buildApp(deps: AppDeps): Express {
       iconRoutes(app, { store, limits });
       keysRoutes(app, { store, limits, authenticate });
       meRoutes(app, { store, listing, limits, authenticate });
+      moderationRoutes(app, {
+        moderation: createModerationStore(deps.db),
+        listing,
+        limits,
+        authenticate,
+        systemMessages: deps.systemMessages,
+      });
     },
   });
 }

@@ -25,6 +25,12 @@ export const AUTHENTICATED_OPERATIONS = [
   'listInstalledApps',
   'installApp',
   'uninstallApp',
+  'listAppReportQueue',
+  'listAppReportHistory',
+  'restoreApp',
+  'blockApp',
+  'dismissAppReports',
+  'listAppAudit',
 ] as const;
 
 /** Read when the limiters are made, so a test can check they follow the catalogue. */

@@ -101,7 +101,9 @@ export function createAppStore(db: AppStoreDb, options: AppStoreOptions = {}) {
      * concurrent reports of one app run one after the other: exactly one of them sees the
      * count reach the threshold and blocks the app. report_count is what counts toward the
      * threshold: distinct reporters, or with `reportDistinctNetworks` distinct reporter
-     * networks, counted under the same lock (every report is recorded either way).
+     * networks, counted under the same lock (every report is recorded either way). Only open
+     * reports count: a moderator's restore or dismissal resolves them and resets report_count
+     * (moderation-store.ts, under the same lock), and their reporters may report again.
      */
     async report(
       slug: string,
@@ -134,7 +136,7 @@ export function createAppStore(db: AppStoreDb, options: AppStoreOptions = {}) {
           // Reports from before the column (no network) each count as their own network.
           const [counted] = await tx.$queryRaw<Array<{ n: number }>>`
             SELECT count(DISTINCT COALESCE(reporter_network, 'user:' || user_id))::int AS n
-            FROM app_reports WHERE app_id = ${app.id}`;
+            FROM app_reports WHERE app_id = ${app.id} AND resolved_at IS NULL`;
           reportCount = counted!.n;
         }
         const blockedNow = reachesBlockThreshold(reportCount);

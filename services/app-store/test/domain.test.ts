@@ -4,6 +4,13 @@ import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
 import { reachesBlockThreshold, reportOutcome } from '../src/domain/report-threshold.js';
 import {
+  ALREADY_BLOCKED,
+  NOT_BLOCKED,
+  changesListing,
+  decideModeration,
+} from '../src/domain/moderation.js';
+import { moderatorEntry } from '../src/audit/entry.js';
+import {
   listingCountQuery,
   listingPageQuery,
   listingTotalKey,
@@ -252,6 +259,67 @@ describe('avatar', () => {
     expect(avatarUrl(' Alice@Example.com ')).toBe(avatarUrl('alice@example.com'));
     expect(avatarUrl('alice@example.com')).toMatch(
       /^https:\/\/www\.gravatar\.com\/avatar\/[0-9a-f]{64}\?d=identicon$/,
+    );
+  });
+});
+
+describe('moderation decisions (docs/decisions.md §9)', () => {
+  it('restores only a blocked app, resolving its reports', () => {
+    expect(decideModeration('restore', 'blocked')).toEqual({
+      kind: 'apply',
+      after: 'approved',
+      resolvesReports: true,
+      audit: 'app.restored',
+    });
+    expect(decideModeration('restore', 'approved')).toEqual({
+      kind: 'conflict',
+      message: NOT_BLOCKED,
+    });
+  });
+  it('blocks only an app that is not blocked, keeping its reports open', () => {
+    expect(decideModeration('block', 'approved')).toEqual({
+      kind: 'apply',
+      after: 'blocked',
+      resolvesReports: false,
+      audit: 'app.blocked',
+    });
+    expect(decideModeration('block', 'blocked')).toEqual({
+      kind: 'conflict',
+      message: ALREADY_BLOCKED,
+    });
+  });
+  it('dismisses in any status, resolving the reports and keeping the status', () => {
+    for (const status of ['approved', 'blocked'] as const)
+      expect(decideModeration('dismiss', status)).toEqual({
+        kind: 'apply',
+        after: status,
+        resolvesReports: true,
+        audit: 'reports.dismissed',
+      });
+  });
+  it('changes the listing only when the status changes', () => {
+    expect(changesListing('approved', 'blocked')).toBe(true);
+    expect(changesListing('blocked', 'blocked')).toBe(false);
+  });
+  it("builds a moderator's audit entry: the reason given, or the dismissed reports summarised", () => {
+    const base = {
+      actor: 'u_mod',
+      appId: 'app_1',
+      dismissed: { spam: 2, other: 1 },
+      before: { status: 'approved', openReports: 3 },
+      after: { status: 'approved', openReports: 0 },
+    };
+    expect(moderatorEntry({ ...base, action: 'reports.dismissed', reason: undefined })).toEqual({
+      actor: 'u_mod',
+      action: 'reports.dismissed',
+      targetType: 'app',
+      targetId: 'app_1',
+      reason: '3 reports: 2 spam, 1 other',
+      before: { status: 'approved', open_reports: 3 },
+      after: { status: 'approved', open_reports: 0 },
+    });
+    expect(moderatorEntry({ ...base, action: 'app.blocked', reason: ' phishing ' }).reason).toBe(
+      'phishing',
     );
   });
 });

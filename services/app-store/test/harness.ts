@@ -91,11 +91,15 @@ export async function startHarness(
     prefix: queuePrefix(redisPrefix),
   });
 
-  function user(name = 'dev'): TestUser {
+  /** A user with a fresh session; `{ moderator: true }` makes it a moderator's session. */
+  function user(name = 'dev', opts: { moderator?: boolean } = {}): TestUser {
     const id = `u_${randomBytes(6).toString('hex')}`;
     const username = `${name}_${id.slice(2, 8)}`;
     const email = `${username}@example.com`;
-    const { token } = signSessionToken({ id, email, username }, keys.privateKey);
+    const { token } = signSessionToken(
+      { id, email, username, isModerator: opts.moderator === true },
+      keys.privateKey,
+    );
     return { id, email, username, cookie: `sn_token=${token}` };
   }
 

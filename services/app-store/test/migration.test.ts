@@ -88,6 +88,16 @@ describe('app_store schema', () => {
       db.appReport.create({ data: { appId: 'id-reported', userId: 'u1' } }),
     );
     expect(await db.appReport.count({ where: { appId: 'id-reported' } })).toBe(2);
+    // Once the first report is resolved (a moderator's restore or dismissal), u1 may report again.
+    await db.appReport.updateMany({
+      where: { appId: 'id-reported', userId: 'u1' },
+      data: { resolvedAt: new Date() },
+    });
+    await db.appReport.create({ data: { appId: 'id-reported', userId: 'u1', reason: 'malware' } });
+    await expectUniqueViolation(
+      db.appReport.create({ data: { appId: 'id-reported', userId: 'u1' } }),
+    );
+    expect(await db.appReport.count({ where: { appId: 'id-reported' } })).toBe(3);
   });
 
   it('refuses a duplicate key hash and a duplicate install', async () => {
@@ -166,7 +176,12 @@ describe('app_store schema', () => {
     expect(defs.get('apps_author_idx')).toMatch(/\(author_id, created_at DESC\)/);
     expect(defs.get('apps_search_idx')).toMatch(/USING gin \(search_document\)/);
     expect(defs.get('api_keys_key_hash_key')).toMatch(/UNIQUE INDEX .* \(key_hash\)/);
-    expect(defs.get('app_reports_pkey')).toMatch(/\(app_id, user_id\)/);
+    expect(defs.get('app_reports_pkey')).toMatch(/\(id\)/);
+    // One OPEN report per user per app (resolved ones leave room for a new one).
+    expect(defs.get('app_reports_open_user_key')).toMatch(
+      /UNIQUE INDEX .* \(app_id, user_id\) WHERE \(resolved_at IS NULL\)/,
+    );
+    expect(defs.get('app_reports_app_created_idx')).toMatch(/\(app_id, created_at DESC\)/);
     expect(defs.get('installs_pkey')).toMatch(/\(user_id, app_id\)/);
     expect(defs.get('installs_user_idx')).toMatch(/\(user_id, created_at DESC\)/);
   });

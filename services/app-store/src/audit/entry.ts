@@ -53,3 +53,29 @@ export function automaticBlockEntry(appId: string, counts: ReasonCounts): AuditE
     after: { status: 'blocked' },
   };
 }
+
+/**
+ * The entry of a moderator's action on an app: the moderator's user id, their reason (for a
+ * dismissal without one, the summary of the dismissed reports), the status and open reports
+ * before and after.
+ */
+export function moderatorEntry(input: {
+  actor: string;
+  action: AuditAction;
+  appId: string;
+  reason: string | undefined;
+  dismissed: ReasonCounts;
+  before: { status: string; openReports: number };
+  after: { status: string; openReports: number };
+}): AuditEntryInput {
+  const reason = input.reason?.trim() || summariseReportReasons(input.dismissed);
+  return {
+    actor: input.actor,
+    action: input.action,
+    targetType: 'app',
+    targetId: input.appId,
+    reason,
+    before: { status: input.before.status, open_reports: input.before.openReports },
+    after: { status: input.after.status, open_reports: input.after.openReports },
+  };
+}

@@ -46,11 +46,11 @@ export async function appendAudit(tx: Tx, entry: AuditEntryInput): Promise<strin
   return row.id.toString();
 }
 
-/** The app's reports counted per reason (for the reason of an automatic block). */
+/** The app's open reports counted per reason (an automatic block's reason, a dismissal's). */
 export async function reportReasonCounts(tx: Tx, appId: string): Promise<ReasonCounts> {
   const rows = await tx.$queryRaw<Array<{ reason: keyof ReasonCounts; n: number }>>`
     SELECT reason::text AS reason, count(*)::int AS n FROM app_reports
-    WHERE app_id = ${appId} GROUP BY reason`;
+    WHERE app_id = ${appId} AND resolved_at IS NULL GROUP BY reason`;
   return Object.fromEntries(rows.map((r) => [r.reason, r.n]));
 }
 

@@ -1,0 +1,96 @@
+// Moderation of apps under /api/v1/moderation (moderators only; docs/decisions.md §9).
+// Reporters are never identified: a report is shown by its opaque id only.
+import { z } from 'zod';
+import { IsoDateTime, LimitParam, OffsetPaginationMeta, OffsetPaginationQuery } from './common.js';
+import { AppSlug, AppStatus, ReportReason } from './app-store.js';
+
+/** Counts of open reports per reason; reasons without reports are left out. */
+export const ReportReasonCounts = z.partialRecord(ReportReason, z.number().int().min(1));
+export type ReportReasonCounts = z.infer<typeof ReportReasonCounts>;
+
+export const ModerationQueueQuery = OffsetPaginationQuery;
+export type ModerationQueueQuery = z.infer<typeof ModerationQueueQuery>;
+
+/** One app with open reports. */
+export const ModerationQueueItem = z.object({
+  slug: AppSlug,
+  name: z.string(),
+  status: AppStatus,
+  /** distinct users with an open report */
+  open_reporters: z.number().int().min(1),
+  reasons: ReportReasonCounts,
+  latest_report_at: IsoDateTime,
+});
+export type ModerationQueueItem = z.infer<typeof ModerationQueueItem>;
+
+export const ModerationQueueResponse = z.object({
+  apps: z.array(ModerationQueueItem),
+  meta: OffsetPaginationMeta,
+});
+export type ModerationQueueResponse = z.infer<typeof ModerationQueueResponse>;
+
+export const AppReportEntry = z.object({
+  /** opaque per-report id (never the reporter) */
+  id: z.string(),
+  reason: ReportReason,
+  detail: z.string().nullable(),
+  created_at: IsoDateTime,
+  /** null while the report is open */
+  resolved_at: IsoDateTime.nullable(),
+  open: z.boolean(),
+});
+export type AppReportEntry = z.infer<typeof AppReportEntry>;
+
+/** An app's reports, newest first (open and resolved). */
+export const AppReportHistoryResponse = z.object({
+  app: z.object({ slug: AppSlug, name: z.string(), status: AppStatus }),
+  reports: z.array(AppReportEntry),
+});
+export type AppReportHistoryResponse = z.infer<typeof AppReportHistoryResponse>;
+
+/** Why a moderator restores or blocks an app (kept in the audit log). */
+export const ModerationReasonBody = z.object({ reason: z.string().trim().min(1).max(1000) });
+export type ModerationReasonBody = z.infer<typeof ModerationReasonBody>;
+
+export const DismissReportsBody = z.object({ reason: z.string().trim().max(1000).optional() });
+export type DismissReportsBody = z.infer<typeof DismissReportsBody>;
+
+export const ModerationActionResponse = z.object({
+  slug: AppSlug,
+  status: AppStatus,
+  /** open reports this action resolved */
+  resolved_reports: z.number().int().min(0),
+});
+export type ModerationActionResponse = z.infer<typeof ModerationActionResponse>;
+
+export const AuditQuery = z.object({
+  target_type: z.enum(['app']).optional(),
+  /** only with target_type */
+  target_id: z.string().min(1).max(200).optional(),
+  cursor: z.string().max(40).optional(),
+  limit: LimitParam,
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;
+
+const AuditState = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
+export const AuditEntryView = z.object({
+  id: z.string(),
+  at: IsoDateTime,
+  /** a user id, or `system` for automatic actions */
+  actor: z.string(),
+  action: z.string(),
+  target_type: z.string(),
+  target_id: z.string(),
+  reason: z.string(),
+  before: AuditState.nullable(),
+  after: AuditState.nullable(),
+});
+export type AuditEntryView = z.infer<typeof AuditEntryView>;
+
+export const AuditPageResponse = z.object({
+  entries: z.array(AuditEntryView),
+  /** pass as `cursor` for the next (older) page; null on the last page */
+  next_cursor: z.string().nullable(),
+});
+export type AuditPageResponse = z.infer<typeof AuditPageResponse>;

@@ -1,0 +1,42 @@
+// What a moderator's action does to an app (docs/decisions.md §9): pure rules, so the store
+// applies them under the app row's lock and the routes only translate the outcome to HTTP.
+import type { AppStatus } from '@svc/types';
+import type { AuditAction } from '../audit/entry.js';
+
+export type ModerationAction = 'restore' | 'block' | 'dismiss';
+
+export type ModerationDecision =
+  | {
+      kind: 'apply';
+      after: AppStatus;
+      /** the app's open reports are resolved (they stop counting toward the threshold) */
+      resolvesReports: boolean;
+      audit: AuditAction;
+    }
+  | { kind: 'conflict'; message: string };
+
+export const NOT_BLOCKED = 'App is not blocked';
+export const ALREADY_BLOCKED = 'App is already blocked';
+
+/**
+ * restore: blocked → approved, resolving the open reports (five new distinct reporters are
+ * needed to block it again); block: by hand, reports stay open for the record; dismiss:
+ * resolves the open reports, the status stays.
+ */
+export function decideModeration(action: ModerationAction, status: AppStatus): ModerationDecision {
+  switch (action) {
+    case 'restore':
+      return status === 'blocked'
+        ? { kind: 'apply', after: 'approved', resolvesReports: true, audit: 'app.restored' }
+        : { kind: 'conflict', message: NOT_BLOCKED };
+    case 'block':
+      return status === 'blocked'
+        ? { kind: 'conflict', message: ALREADY_BLOCKED }
+        : { kind: 'apply', after: 'blocked', resolvesReports: false, audit: 'app.blocked' };
+    case 'dismiss':
+      return { kind: 'apply', after: status, resolvesReports: true, audit: 'reports.dismissed' };
+  }
+}
+
+/** The listing shows approved apps only: a change of status changes its membership. */
+export const changesListing = (before: AppStatus, after: AppStatus): boolean => before !== after;

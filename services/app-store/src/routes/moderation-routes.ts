@@ -1,0 +1,141 @@
+// HTTP of /api/v1/moderation/* (moderators only; docs/decisions.md §9): a session, then the
+// kit's requireModerator (401 without a session, 403 "Moderators only" for anyone else), then
+// the shared schemas, the moderation store and the shape of the answer.
+import type { Express, RequestHandler } from 'express';
+import {
+  AppSlugParams,
+  AuditQuery,
+  DismissReportsBody,
+  ERROR_MESSAGES,
+  ModerationQueueQuery,
+  ModerationReasonBody,
+  type AppReportHistoryResponse,
+  type AuditPageResponse,
+  type ModerationActionResponse,
+  type ModerationQueueResponse,
+} from '@svc/types';
+import {
+  badRequest,
+  conflict,
+  notFound,
+  requireModerator,
+  type SystemMessageOutbox,
+} from '@svc/service-kit';
+import { callerOf, type AuthRequirement } from '../authentication.js';
+import { changesListing, type ModerationAction } from '../domain/moderation.js';
+import type { Listing } from '../listing.js';
+import type { ModerationStore } from '../moderation-store.js';
+import type { RateLimits } from '../rate-limits.js';
+
+export interface ModerationRoutesDeps {
+  moderation: ModerationStore;
+  listing: Listing;
+  limits: RateLimits;
+  authenticate: (requirement: AuthRequirement) => RequestHandler;
+  systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
+}
+
+export function moderationRoutes(app: Express, deps: ModerationRoutesDeps): void {
+  const { moderation, listing } = deps;
+  // The per-user bucket counts a refused caller's attempts too (they cannot probe faster).
+  const guard = [
+    deps.authenticate('session'),
+    deps.limits.authenticated.middleware,
+    requireModerator,
+  ];
+
+  app.get('/api/v1/moderation/reports', ...guard, async (req, res) => {
+    const query = ModerationQueueQuery.parse(req.query);
+    const { items, total } = await moderation.queue(query);
+    const body: ModerationQueueResponse = {
+      apps: items.map((i) => ({
+        slug: i.slug,
+        name: i.name,
+        status: i.status,
+        open_reporters: i.openReporters,
+        reasons: i.reasons,
+        latest_report_at: i.latestReportAt.toISOString(),
+      })),
+      meta: { limit: query.limit, offset: query.offset, count: items.length, total },
+    };
+    res.json(body);
+  });
+
+  app.get('/api/v1/moderation/apps/:slug/reports', ...guard, async (req, res) => {
+    const { slug } = AppSlugParams.parse(req.params);
+    const found = await moderation.history(slug);
+    if (!found) throw notFound(ERROR_MESSAGES.appNotFound);
+    const body: AppReportHistoryResponse = {
+      app: { slug: found.app.slug, name: found.app.name, status: found.app.status },
+      reports: found.reports.map((r) => ({
+        id: r.id,
+        reason: r.reason,
+        detail: r.detail,
+        created_at: r.createdAt.toISOString(),
+        resolved_at: r.resolvedAt?.toISOString() ?? null,
+        open: r.resolvedAt === null,
+      })),
+    };
+    res.json(body);
+  });
+
+  const action = (name: ModerationAction, parseReason: (body: unknown) => string | undefined) =>
+    (async (req, res) => {
+      const caller = callerOf(req);
+      const { slug } = AppSlugParams.parse(req.params);
+      const reason = parseReason(req.body ?? {});
+      const result = await moderation.moderate(slug, name, caller.userId, reason);
+      if (result.kind === 'not-found') throw notFound(ERROR_MESSAGES.appNotFound);
+      if (result.kind === 'conflict') throw conflict(result.message);
+      if (changesListing(result.before, result.after)) await listing.invalidate({ totals: true });
+      if (result.after === 'blocked' && result.before !== 'blocked') deps.systemMessages.nudge();
+      const body: ModerationActionResponse = {
+        slug: result.slug,
+        status: result.after,
+        resolved_reports: result.resolvedReports,
+      };
+      res.json(body);
+    }) satisfies RequestHandler;
+
+  const withReason = (body: unknown) => ModerationReasonBody.parse(body).reason;
+  app.post('/api/v1/moderation/apps/:slug/restore', ...guard, action('restore', withReason));
+  app.post('/api/v1/moderation/apps/:slug/block', ...guard, action('block', withReason));
+  app.post(
+    '/api/v1/moderation/apps/:slug/dismiss',
+    ...guard,
+    action('dismiss', (body) => DismissReportsBody.parse(body).reason),
+  );
+
+  app.get('/api/v1/moderation/audit', ...guard, async (req, res) => {
+    const query = AuditQuery.parse(req.query);
+    if (query.target_id !== undefined && query.target_type === undefined)
+      throw badRequest('target_id needs target_type');
+    let page;
+    try {
+      page = await moderation.audit({
+        targetType: query.target_type,
+        targetId: query.target_id,
+        cursor: query.cursor,
+        limit: query.limit,
+      });
+    } catch (err) {
+      if (err instanceof RangeError) throw badRequest('Invalid cursor');
+      throw err;
+    }
+    const body: AuditPageResponse = {
+      entries: page.items.map((e) => ({
+        id: e.id,
+        at: e.at.toISOString(),
+        actor: e.actor,
+        action: e.action,
+        target_type: e.targetType,
+        target_id: e.targetId,
+        reason: e.reason,
+        before: e.before,
+        after: e.after,
+      })),
+      next_cursor: page.nextCursor,
+    };
+    res.json(body);
+  });
+}
