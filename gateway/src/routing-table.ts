@@ -29,7 +29,10 @@ export const HTTP_ROUTES: readonly Route[] = [
   { path: '/api/bookmarks', match: 'self+subtree', upstream: 'sites' },
   { path: '/api/daily-bg', match: 'self+subtree', upstream: 'sites' },
   { path: '/sitemap.xml', match: 'exact', upstream: 'sites' },
+  { path: '/api/moderation/sites', match: 'subtree', upstream: 'sites' },
   { path: '/api/messages', match: 'self+subtree', upstream: 'chat' },
+  { path: '/api/moderation/messages', match: 'subtree', upstream: 'chat' },
+  { path: '/api/moderation/chat', match: 'subtree', upstream: 'chat' },
   { path: '/api/translate', match: 'exact', upstream: 'translate' },
   // Last: everything else is a page (`/`, `/site/x`, `/assets/…`, `/favicon.ico`, `/robots.txt`).
   { path: '/', match: 'pages', upstream: 'web' },

@@ -1140,6 +1140,102 @@ describe('chat and realtime', () => {
   });
 });
 
+// ---- moderation of sites and chat ------------------------------------------------------
+
+describe('moderation of sites and chat', () => {
+  // One login for both tests: send-code allows 3 a minute per email, and other parts of
+  // this file log 'moderator' in too.
+  let moderator: User;
+  beforeAll(async () => {
+    moderator = await login('moderator');
+  });
+
+  it('sites: hide 200 / 400 / 401 / 403 / 404 / 409, restore 200 / 401 / 403 / 404 / 409; hidden sites leave every public read', async () => {
+    const member = await login('site-mod-member');
+    const created = await call('/api/sites', {
+      method: 'POST',
+      ip: freshIp(),
+      body: { url: website.url('/moderated-site'), captchaToken: CAPTCHA_TOKEN },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.site.id as string;
+    const hidePath = `/api/moderation/sites/${id}/hide`;
+    const restorePath = `/api/moderation/sites/${id}/restore`;
+    for (const path of [hidePath, restorePath]) {
+      const anonymous = await call(path, { method: 'POST', body: { reason: 'spam' } });
+      expect([path, anonymous.status]).toEqual([path, 401]);
+      const refused = await call(path, { method: 'POST', cookie: member.cookie, body: { reason: 'spam' } });
+      expect([path, refused.status, refused.body]).toEqual([path, 403, { error: 'Moderators only' }]);
+    }
+    const visible = async () => {
+      const list = await call('/api/sites?sort=recent');
+      const sitemap = await call('/sitemap.xml');
+      return {
+        list: list.body.sites.some((s: { id: string }) => s.id === id),
+        sitemap: sitemap.text.includes(`/site/${id}`),
+        get: (await call(`/api/sites/${id}`)).status,
+      };
+    };
+    // The sitemap was rendered (and cached) before this site existed: not checked here.
+    expect(await visible()).toMatchObject({ list: true, get: 200 });
+    expect((await call(restorePath, { method: 'POST', cookie: moderator.cookie })).status).toBe(409);
+    expect((await call(hidePath, { method: 'POST', cookie: moderator.cookie, body: {} })).status).toBe(400);
+    const hidden = await call(hidePath, { method: 'POST', cookie: moderator.cookie, body: { reason: 'spam' } });
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toMatchObject({ site_id: id, hidden: true, hidden_reason: 'spam' });
+    expect((await call(hidePath, { method: 'POST', cookie: moderator.cookie, body: { reason: 'x' } })).status).toBe(409);
+    expect(await visible()).toEqual({ list: false, sitemap: false, get: 404 });
+    const asModerator = await call(`/api/sites/${id}`, { cookie: moderator.cookie });
+    expect([asModerator.status, asModerator.body.site.hidden]).toEqual([200, true]);
+    expect((await call(`/api/clicks/${id}`, { method: 'POST', ip: freshIp() })).status).toBe(404);
+    const restored = await call(restorePath, { method: 'POST', cookie: moderator.cookie });
+    expect(restored.body).toEqual({ site_id: id, hidden: false });
+    expect(await visible()).toEqual({ list: true, sitemap: true, get: 200 });
+    for (const path of ['/api/moderation/sites/no-such-site/hide', '/api/moderation/sites/no-such-site/restore'])
+      expect((await call(path, { method: 'POST', cookie: moderator.cookie, body: { reason: 'x' } })).status).toBe(404);
+  });
+
+  it('chat: delete 200 / 401 / 403 / 404 reaches an open WebSocket as message_deleted; mute 200 / 400 / 401 / 403 / 404, a muted post 403', async () => {
+    const member = await login('chat-mod-member');
+    const ip = freshIp();
+    const posted = await call('/api/messages', { method: 'POST', ip, body: { content: 'to be removed' } });
+    expect(posted.status).toBe(201);
+    const id = posted.body.message.id as string;
+    const deletePath = `/api/moderation/messages/${id}`;
+    const mute = (body: unknown, cookie?: string) =>
+      call('/api/moderation/chat/mutes', { method: 'POST', cookie, body });
+    expect((await call(deletePath, { method: 'DELETE' })).status).toBe(401);
+    const refused = await call(deletePath, { method: 'DELETE', cookie: member.cookie });
+    expect([refused.status, refused.body]).toEqual([403, { error: 'Moderators only' }]);
+    expect((await mute({ sender: id, minutes: 1 })).status).toBe(401);
+    expect((await mute({ sender: id, minutes: 1 }, member.cookie)).status).toBe(403);
+
+    const { socket, events, violations } = await openSocket();
+    try {
+      const deleted = await call(deletePath, { method: 'DELETE', cookie: moderator.cookie });
+      expect(deleted.body).toEqual({ deleted: true, id });
+      await eventually(async () =>
+        events.some((e) => e.event === 'message_deleted' && e.payload.id === id) ? true : undefined,
+      );
+    } finally {
+      socket.close();
+    }
+    expect(violations).toEqual([]);
+    expect((await call(deletePath, { method: 'DELETE', cookie: moderator.cookie })).status).toBe(404);
+    const list = await call('/api/messages?limit=100');
+    expect(list.body.messages.map((m: { id: string }) => m.id)).not.toContain(id);
+
+    expect((await mute({ sender: id, minutes: 0 }, moderator.cookie)).status).toBe(400);
+    expect((await mute({ sender: 'no-such-message', minutes: 1 }, moderator.cookie)).status).toBe(404);
+    const muted = await mute({ sender: id, minutes: 1 }, moderator.cookie);
+    expect(muted.status).toBe(200);
+    expect(muted.body).toMatchObject({ muted: true, sender_kind: 'visitor' });
+    const silenced = await call('/api/messages', { method: 'POST', ip, body: { content: 'again' } });
+    expect([silenced.status, silenced.body]).toEqual([403, { error: `You are muted until ${muted.body.muted_until}` }]);
+    expect((await call('/api/messages', { method: 'POST', ip: freshIp(), body: { content: 'others speak' } })).status).toBe(201);
+  });
+});
+
 // ---- translate -------------------------------------------------------------------------
 
 describe('translate', () => {

@@ -3,6 +3,7 @@ import type { DailyBgResponse, TranslateResponse } from '@svc/types';
 import { AppModerationApi } from './app-moderation.js';
 import { AppsApi, MeApi } from './app-store.js';
 import { AuthApi } from './auth.js';
+import { SiteModerationApi } from './site-moderation.js';
 import { subscribe, type SubscribeOptions, type Subscription } from './realtime.js';
 import {
   BookmarksApi,
@@ -22,6 +23,8 @@ export class SvcClient {
   readonly me: MeApi;
   /** Moderators only: the app-store's report queue, restore, block, dismiss, audit log. */
   readonly appModeration: AppModerationApi;
+  /** Moderators only: hide/restore sites, delete chat messages, mute chat senders. */
+  readonly moderation: SiteModerationApi;
   readonly auth: AuthApi;
   readonly sites: SitesApi;
   readonly bookmarks: BookmarksApi;
@@ -32,6 +35,7 @@ export class SvcClient {
     this.apps = new AppsApi(this.t);
     this.me = new MeApi(this.t);
     this.appModeration = new AppModerationApi(this.t);
+    this.moderation = new SiteModerationApi(this.t);
     this.auth = new AuthApi(this.t);
     this.sites = new SitesApi(this.t);
     this.bookmarks = new BookmarksApi(this.t);

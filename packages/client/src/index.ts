@@ -19,6 +19,7 @@ export {
   type ModerationQueueInput,
 } from './app-moderation.js';
 export { AuthApi, type VerifyResult } from './auth.js';
+export { SiteModerationApi } from './site-moderation.js';
 export {
   BookmarksApi,
   ChatApi,

@@ -123,6 +123,30 @@ describe('credentials', () => {
     ['POST', '/api/messages/{id}/like', '/api/messages/m1/like', (c) => c.chat.like('m1')],
     [
       'POST',
+      '/api/moderation/sites/{id}/hide',
+      '/api/moderation/sites/s1/hide',
+      (c) => c.moderation.hideSite('s1', 'spam'),
+    ],
+    [
+      'POST',
+      '/api/moderation/sites/{id}/restore',
+      '/api/moderation/sites/s1/restore',
+      (c) => c.moderation.restoreSite('s1'),
+    ],
+    [
+      'DELETE',
+      '/api/moderation/messages/{id}',
+      '/api/moderation/messages/m1',
+      (c) => c.moderation.deleteMessage('m1'),
+    ],
+    [
+      'POST',
+      '/api/moderation/chat/mutes',
+      '/api/moderation/chat/mutes',
+      (c) => c.moderation.muteSender('m1', 5),
+    ],
+    [
+      'POST',
       '/api/translate',
       '/api/translate',
       (c) => c.translate({ text: 'hi', targetLang: 'fr' }),

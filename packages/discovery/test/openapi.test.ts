@@ -166,7 +166,7 @@ describe('buildOpenApi', () => {
     const events = ws['x-websocket'].serverMessages.oneOf.map(
       (m: Json) => m.properties.event.const,
     );
-    expect(events).toEqual(['new_message', 'site_update', 'like', 'pong']);
+    expect(events).toEqual(['new_message', 'site_update', 'like', 'message_deleted', 'pong']);
   });
 
   it('uses only formats JSON Schema defines', () => {

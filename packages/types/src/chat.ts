@@ -107,3 +107,31 @@ export const SystemMessageJob = z.discriminatedUnion('content_key', [
 ]);
 export type SystemMessageJob = z.infer<typeof SystemMessageJob>;
 export type SystemMessageKey = SystemMessageJob['content_key'];
+
+// ---- moderation ------------------------------------------------------------------------
+
+/** DELETE /api/moderation/messages/{id}: the message is gone from the room (and from open clients). */
+export const DeleteChatMessageResponse = z.object({ deleted: z.literal(true), id: Id });
+export type DeleteChatMessageResponse = z.infer<typeof DeleteChatMessageResponse>;
+
+/** Longest chat mute a moderator may set: 30 days. */
+export const CHAT_MUTE_MAX_MINUTES = 30 * 24 * 60;
+
+/**
+ * POST /api/moderation/chat/mutes: `sender` is the id of a chat message the sender wrote
+ * (messages carry no sender identity publicly). The mute applies to that message's logged-in
+ * author (by user id) or, for a visitor, to the keyed hash of their IP that chat stored with it.
+ */
+export const MuteChatSenderBody = z.object({
+  sender: Id,
+  minutes: z.number().int().min(1).max(CHAT_MUTE_MAX_MINUTES),
+});
+export type MuteChatSenderBody = z.infer<typeof MuteChatSenderBody>;
+
+export const MuteChatSenderResponse = z.object({
+  muted: z.literal(true),
+  /** `user` when the sender was logged in (muted by user id), else `visitor` (by IP hash). */
+  sender_kind: z.enum(['user', 'visitor']),
+  muted_until: IsoDateTime,
+});
+export type MuteChatSenderResponse = z.infer<typeof MuteChatSenderResponse>;

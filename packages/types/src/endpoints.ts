@@ -50,6 +50,9 @@ import {
   ChatMessageListQuery,
   ChatMessageListResponse,
   ChatMessageParams,
+  DeleteChatMessageResponse,
+  MuteChatSenderBody,
+  MuteChatSenderResponse,
   LikeChatMessageResponse,
   PostChatMessageBody,
   PostChatMessageResponse,
@@ -64,6 +67,9 @@ import {
   CreateBookmarkResponse,
   DailyBgResponse,
   GetSiteResponse,
+  HideSiteBody,
+  HideSiteResponse,
+  RestoreSiteResponse,
   MySubmissionsResponse,
   RecordClickResponse,
   SiteIdParams,
@@ -850,7 +856,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
     auth: 'optional-session',
     body: PostChatMessageBody,
     ok: { 201: json('Message stored and broadcast as new_message', PostChatMessageResponse) },
-    errors: { 400: 'Empty content or over 200 characters' },
+    errors: {
+      400: 'Empty content or over 200 characters',
+      403: 'You are muted until <ISO time> (a moderator muted this user or visitor)',
+    },
     rateLimit: { limit: 10, window: 'minute', key: 'ip' },
   }),
   endpoint({
@@ -864,6 +873,65 @@ export const ENDPOINTS: readonly Endpoint[] = [
     ok: { 200: json('Liked', LikeChatMessageResponse) },
     errors: { 404: 'Message not found', 409: 'Already liked by this IP or user' },
     rateLimit: { limit: 30, window: 'minute', key: 'ip' },
+  }),
+
+  // ---- moderation of sites and chat (moderators only) ------------------------------------
+  endpoint({
+    method: 'POST',
+    path: '/api/moderation/sites/{id}/hide',
+    service: 'sites',
+    operationId: 'hideSite',
+    summary:
+      'Hide a site: gone from the listing, search, tag filters, the sitemap and GET /api/sites/{id} for everyone but moderators (moderators only)',
+    auth: 'session',
+    params: SiteIdParams,
+    body: HideSiteBody,
+    ok: { 200: json('The site is hidden', HideSiteResponse) },
+    errors: {
+      400: 'Missing or empty reason, or one over 500 characters',
+      403: MODERATORS_ONLY,
+      404: 'Site not found',
+      409: 'Site already hidden',
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/moderation/sites/{id}/restore',
+    service: 'sites',
+    operationId: 'restoreSite',
+    summary: 'Show a hidden site again (moderators only)',
+    auth: 'session',
+    params: SiteIdParams,
+    ok: { 200: json('The site is visible again', RestoreSiteResponse) },
+    errors: { 403: MODERATORS_ONLY, 404: 'Site not found', 409: 'Site is not hidden' },
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/moderation/messages/{id}',
+    service: 'chat',
+    operationId: 'deleteChatMessage',
+    summary:
+      'Delete a chat message: no longer listed, and message_deleted { id } tells every open client (moderators only)',
+    auth: 'session',
+    params: ChatMessageParams,
+    ok: { 200: json('Deleted and broadcast', DeleteChatMessageResponse) },
+    errors: { 403: MODERATORS_ONLY, 404: 'Message not found (unknown or already deleted)' },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/moderation/chat/mutes',
+    service: 'chat',
+    operationId: 'muteChatSender',
+    summary:
+      'Mute the sender of a chat message for some minutes: their posts answer 403 until then (moderators only)',
+    auth: 'session',
+    body: MuteChatSenderBody,
+    ok: { 200: json('Muted (a new mute replaces an older one)', MuteChatSenderResponse) },
+    errors: {
+      400: 'sender is not a message id, or minutes not an integer from 1 to 43200',
+      403: MODERATORS_ONLY,
+      404: 'Message not found, or one without a sender (system messages)',
+    },
   }),
 
   // ---- translate -------------------------------------------------------------------------
@@ -966,7 +1034,9 @@ export function serviceForPath(path: string): ServiceName | undefined {
   )
     return 'sites';
   if (path === '/sitemap.xml') return 'sites';
+  if (under('/api/moderation/sites')) return 'sites';
   if (under('/api/messages')) return 'chat';
+  if (under('/api/moderation/messages') || under('/api/moderation/chat')) return 'chat';
   if (path === '/api/translate') return 'translate';
   if (path === '/api/ws') return 'realtime';
   if (ENDPOINTS.some((e) => e.service === 'gateway' && e.path === path)) return 'gateway';

@@ -50,11 +50,19 @@ export const LikeEvent = z.object({
 });
 export type LikeEvent = z.infer<typeof LikeEvent>;
 
+/** A moderator deleted a chat message: clients remove it from their list. */
+export const MessageDeletedEvent = z.object({
+  event: z.literal('message_deleted'),
+  payload: z.object({ id: z.string().min(1) }),
+});
+export type MessageDeletedEvent = z.infer<typeof MessageDeletedEvent>;
+
 /** What services publish on REDIS_EVENTS_CHANNEL and realtime broadcasts unchanged. */
 export const RealtimeEvent = z.discriminatedUnion('event', [
   NewMessageEvent,
   SiteUpdateEvent,
   LikeEvent,
+  MessageDeletedEvent,
 ]);
 export type RealtimeEvent = z.infer<typeof RealtimeEvent>;
 export type RealtimeEventName = RealtimeEvent['event'];
@@ -75,6 +83,7 @@ export const ServerMessage = z.discriminatedUnion('event', [
   NewMessageEvent,
   SiteUpdateEvent,
   LikeEvent,
+  MessageDeletedEvent,
   PongMessage,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;

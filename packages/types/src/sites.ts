@@ -99,8 +99,12 @@ export type SiteListResponse = z.infer<typeof SiteListResponse>;
 
 // ---- one site --------------------------------------------------------------------------
 
-/** GET /api/sites/{id}: the site as the listing shows it (same Site object, is_claimed too). */
-export const GetSiteResponse = z.object({ site: Site });
+/**
+ * GET /api/sites/{id}: the site as the listing shows it (same Site object, is_claimed too).
+ * `hidden` appears only for a moderator reading a site hidden by moderation (`true`); for
+ * everyone else a hidden site is a 404.
+ */
+export const GetSiteResponse = z.object({ site: Site.extend({ hidden: z.literal(true).optional() }) });
 export type GetSiteResponse = z.infer<typeof GetSiteResponse>;
 
 // ---- submit ----------------------------------------------------------------------------
@@ -194,3 +198,20 @@ export const DailyBgResponse = z.object({
   title: z.string(),
 });
 export type DailyBgResponse = z.infer<typeof DailyBgResponse>;
+
+// ---- moderation ------------------------------------------------------------------------
+
+/** POST /api/moderation/sites/{id}/hide: why (kept with the site, shown to moderators only). */
+export const HideSiteBody = z.object({ reason: z.string().trim().min(1).max(500) });
+export type HideSiteBody = z.infer<typeof HideSiteBody>;
+
+export const HideSiteResponse = z.object({
+  site_id: Id,
+  hidden: z.literal(true),
+  hidden_at: IsoDateTime,
+  hidden_reason: z.string(),
+});
+export type HideSiteResponse = z.infer<typeof HideSiteResponse>;
+
+export const RestoreSiteResponse = z.object({ site_id: Id, hidden: z.literal(false) });
+export type RestoreSiteResponse = z.infer<typeof RestoreSiteResponse>;

@@ -52,6 +52,11 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['GET', '/api/auth/moderators'],
   ['PUT', '/api/auth/moderators/{email}'],
   ['DELETE', '/api/auth/moderators/{email}'],
+  // added by issue 13 (moderation of sites and chat)
+  ['POST', '/api/moderation/sites/{id}/hide'],
+  ['POST', '/api/moderation/sites/{id}/restore'],
+  ['DELETE', '/api/moderation/messages/{id}'],
+  ['POST', '/api/moderation/chat/mutes'],
   ['POST', '/api/v1/apps/{slug}/keys'],
   ['GET', '/api/v1/apps/{slug}/keys'],
   ['DELETE', '/api/v1/apps/{slug}/keys/{id}'],

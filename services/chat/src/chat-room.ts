@@ -14,7 +14,7 @@ import { newId, hashIp } from '@svc/service-kit';
 import { likerKey, visitorTag } from './domain/ip-hash.js';
 import { SYSTEM_SENDER_NAME, systemMessageText } from './domain/system-message-text.js';
 import type { GeoLookup } from './geo-lookup.js';
-import type { ChatStore } from './store.js';
+import type { ChatStore, MessageSender } from './store.js';
 
 export interface ChatRoomDeps {
   store: ChatStore;
@@ -58,7 +58,29 @@ export function createChatRoom(deps: ChatRoomDeps) {
     if (redis.status !== 'ready') throw new Error('Redis is not ready');
   }
 
-  async function publish(event: 'new_message' | 'like', payload: ChatMessage | LikePayload) {
+  /** Mute keys (Redis, TTL = the mute): a logged-in sender by user id, a visitor by IP hash. */
+  const muteKey = (sender: MessageSender) =>
+    sender.kind === 'user'
+      ? `${deps.redisPrefix}chat:mute:user:${sender.userId}`
+      : `${deps.redisPrefix}chat:mute:ip:${sender.ipHash}`;
+
+  /**
+   * 403 while the speaker is muted: by their user id when logged in, and by their IP hash
+   * either way (a muted visitor who logs in stays muted). The key holds the end as epoch ms.
+   */
+  async function refuseIfMuted(who: Speaker): Promise<void> {
+    const keys = [muteKey({ kind: 'visitor', ipHash: who.ipHash })];
+    if (who.userId) keys.push(muteKey({ kind: 'user', userId: who.userId }));
+    const values = await redis.mget(...keys);
+    const until = Math.max(0, ...values.map((v) => Number(v ?? 0) || 0));
+    if (until > now().getTime())
+      throw new HttpError(403, ERROR_MESSAGES_FOR_CHAT.mutedUntil(new Date(until)));
+  }
+
+  async function publish(
+    event: 'new_message' | 'like' | 'message_deleted',
+    payload: ChatMessage | LikePayload | { id: string },
+  ) {
     try {
       await events.publish(event, payload);
     } catch (err) {
@@ -72,6 +94,7 @@ export function createChatRoom(deps: ChatRoomDeps) {
     async post(content: string, ip: string, caller?: Caller): Promise<ChatMessage> {
       requireRedis();
       const who = speaker(ip, caller);
+      await refuseIfMuted(who);
       const message = await store.insert({
         id: newId(),
         type: 'chat',
@@ -100,6 +123,33 @@ export function createChatRoom(deps: ChatRoomDeps) {
         like_count: result.likeCount,
       });
       return { liked: true as const, like_count: result.likeCount };
+    },
+
+    /**
+     * Moderation: the message is no longer listed, and `message_deleted { id }` goes through
+     * the same pub/sub path as new messages, so realtime removes it from every open client.
+     */
+    async deleteMessage(id: string): Promise<void> {
+      requireRedis();
+      if (!(await store.markDeleted(id)))
+        throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.messageNotFound);
+      await publish('message_deleted', { id });
+    },
+
+    /**
+     * Moderation: mutes the sender of message `messageId` for `minutes` (a new mute replaces
+     * the previous one). A Redis key with the mute's expiry, shared by every chat replica.
+     */
+    async mute(messageId: string, minutes: number) {
+      const sender = await store.senderOf(messageId);
+      if (!sender) throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.messageNotFound);
+      const until = now().getTime() + minutes * 60_000;
+      await redis.set(muteKey(sender), String(until), 'PXAT', until);
+      return {
+        muted: true as const,
+        sender_kind: sender.kind,
+        muted_until: new Date(until).toISOString(),
+      };
     },
 
     /**

@@ -44,6 +44,7 @@ export function createChatStore(db: ChatDb) {
     /** The newest `limit` messages, oldest first. */
     async listRecent(limit: number): Promise<ChatMessage[]> {
       const rows = await db.message.findMany({
+        where: { deletedAt: null },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         take: limit,
       });
@@ -71,12 +72,32 @@ export function createChatStore(db: ChatDb) {
       }
     },
 
+    /** Moderation: marks a message deleted; false when unknown or deleted already. */
+    async markDeleted(id: string): Promise<boolean> {
+      const { count } = await db.message.updateMany({
+        where: { id, deletedAt: null },
+        data: { deletedAt: new Date() },
+      });
+      return count > 0;
+    },
+
+    /** The sender of a message, deleted or not (a moderator mutes after or before deleting). */
+    async senderOf(id: string): Promise<MessageSender | null> {
+      const row = await db.message.findUnique({
+        where: { id },
+        select: { senderUserId: true, senderIpHash: true },
+      });
+      if (row?.senderUserId) return { kind: 'user', userId: row.senderUserId };
+      if (row?.senderIpHash) return { kind: 'visitor', ipHash: row.senderIpHash };
+      return null;
+    },
+
     /** The like row and the counter move together; the primary key refuses a second like. */
     async like(messageId: string, likerKey: string): Promise<LikeResult> {
       try {
         return await db.$transaction(async (tx) => {
-          const exists = await tx.message.findUnique({
-            where: { id: messageId },
+          const exists = await tx.message.findFirst({
+            where: { id: messageId, deletedAt: null },
             select: { id: true },
           });
           if (!exists) return { status: 'not_found' } as const;
@@ -95,4 +116,6 @@ export function createChatStore(db: ChatDb) {
     },
   };
 }
+/** Who wrote a message, as a mute needs it; null for an unknown id or a system message. */
+export type MessageSender = { kind: 'user'; userId: string } | { kind: 'visitor'; ipHash: string };
 export type ChatStore = ReturnType<typeof createChatStore>;

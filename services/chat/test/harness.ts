@@ -64,7 +64,7 @@ export async function startHarness(
   const room = buildRoom(deps);
   const app = buildApp(deps, room);
 
-  function sessionCookie(user: { id: string; username: string }) {
+  function sessionCookie(user: { id: string; username: string; isModerator?: boolean }) {
     const { token } = signSessionToken(
       { ...user, email: `${user.username}@example.com` },
       keys.privateKey,

@@ -19,6 +19,7 @@ import type { PrismaClient } from './generated/prisma/client.js';
 import { bookmarkRoutes } from './routes/bookmark-routes.js';
 import { clickRoutes } from './routes/click-routes.js';
 import { dailyBgRoutes } from './routes/daily-bg-routes.js';
+import { moderationRoutes } from './routes/moderation-routes.js';
 import type { ListCaches } from './list-sites.js';
 import { siteRoutes, type PageFetcher } from './routes/site-routes.js';
 import { sitemapRoutes } from './routes/sitemap-routes.js';
@@ -77,6 +78,7 @@ export function buildApp(deps: AppDeps): Express {
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
     routes: (app) => {
       app.use(sessionMiddleware({ publicKey: deps.publicKey, redis, prefix: redisPrefix }));
+      const listCache = listCaches(deps.listCacheMs ?? 0, deps.countCacheMs ?? 0);
       siteRoutes(app, {
         store,
         submissions: createSubmissionStore(deps.listingPool),
@@ -88,15 +90,22 @@ export function buildApp(deps: AppDeps): Express {
         pageFetcher: deps.pageFetcher,
         hashIp: deps.hashIp,
         listReader: createSiteListReader(deps.listingPool),
-        listCache: listCaches(deps.listCacheMs ?? 0, deps.countCacheMs ?? 0),
+        listCache,
       });
       clickRoutes(app, { store, redis, redisPrefix });
       bookmarkRoutes(app, { store, redis, redisPrefix });
       dailyBgRoutes(app, deps.dailyBg);
-      sitemapRoutes(app, {
+      const sitemap = sitemapRoutes(app, {
         store,
         publicBaseUrl: deps.publicBaseUrl,
         maxSites: deps.sitemapMaxSites ?? 10_000,
+      });
+      moderationRoutes(app, {
+        store,
+        invalidateCaches: () => {
+          listCache.clear();
+          sitemap.invalidate();
+        },
       });
     },
   });

@@ -16,17 +16,26 @@ export type BoostOutcome =
   | { kind: 'limit-reached'; limit: number }
   | { kind: 'boosted'; site: SiteRow; creditsAfter: number; limit: number };
 
+export type HideOutcome =
+  | { kind: 'not-found' }
+  | { kind: 'already-hidden' }
+  | { kind: 'hidden'; hiddenAt: Date; reason: string };
+
+export type RestoreOutcome = { kind: 'not-found' } | { kind: 'not-hidden' } | { kind: 'restored' };
+
 export type ClaimOutcome =
   { kind: 'not-found' } | { kind: 'already-claimed' } | { kind: 'claimed'; site: SiteRow };
 
 export function createSiteStore(db: PrismaClient) {
   return {
+    /** Hidden sites too: callers decide (only moderators see them, `hiddenAt` set). */
     findById: (id: string) => db.site.findUnique({ where: { id } }),
 
-    /** False when no such site. */
+    /** False when no such site, or a hidden one. */
     async recordClick(id: string): Promise<boolean> {
       const n = await db.$executeRaw`
-        UPDATE sites SET click_count = click_count + 1, last_activity_at = ${NOW_UTC} WHERE id = ${id}`;
+        UPDATE sites SET click_count = click_count + 1, last_activity_at = ${NOW_UTC}
+        WHERE id = ${id} AND hidden_at IS NULL`;
       return n > 0;
     },
 
@@ -45,7 +54,9 @@ export function createSiteStore(db: PrismaClient) {
         'userId' in args.caller ? `u:${args.caller.userId}` : `ip:${args.caller.ipHash}`;
       return db.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`boost:${callerKey}`}, 0))::text`;
-        const exists = await tx.$queryRaw<unknown[]>`SELECT 1 FROM sites WHERE id = ${args.siteId}`;
+        const exists = await tx.$queryRaw<
+          unknown[]
+        >`SELECT 1 FROM sites WHERE id = ${args.siteId} AND hidden_at IS NULL`;
         if (exists.length === 0) return { kind: 'not-found' } as const;
         const byCaller =
           'userId' in args.caller
@@ -78,16 +89,19 @@ export function createSiteStore(db: PrismaClient) {
       const rows = await db.$queryRaw<SiteRow[]>`
         UPDATE sites s SET is_claimed = true, claimed_at = ${NOW_UTC}, owner_id = ${ownerId},
                            last_activity_at = ${NOW_UTC}
-        WHERE id = ${siteId} AND NOT is_claimed RETURNING ${SITE_COLUMNS}`;
+        WHERE id = ${siteId} AND NOT is_claimed AND hidden_at IS NULL RETURNING ${SITE_COLUMNS}`;
       if (rows.length > 0) return { kind: 'claimed', site: rows[0]! };
-      const site = await db.site.findUnique({ where: { id: siteId }, select: { id: true } });
+      const site = await db.site.findFirst({
+        where: { id: siteId, hiddenAt: null },
+        select: { id: true },
+      });
       return site ? { kind: 'already-claimed' } : { kind: 'not-found' };
     },
 
     async mySubmissions(userId: string): Promise<SiteRow[]> {
       return db.$queryRaw<SiteRow[]>`
         SELECT ${SITE_COLUMNS} FROM site_submissions h JOIN sites s ON s.id = h.site_id
-        WHERE h.user_id = ${userId} ORDER BY h.created_at DESC, s.id LIMIT 1000`;
+        WHERE h.user_id = ${userId} AND s.hidden_at IS NULL ORDER BY h.created_at DESC, s.id LIMIT 1000`;
     },
 
     listBookmarks: (userId: string) =>
@@ -100,7 +114,7 @@ export function createSiteStore(db: PrismaClient) {
     /** null: no such site. `created` false: it was bookmarked already. */
     async addBookmark(userId: string, siteId: string) {
       const rows = await db.$queryRaw<Array<{ siteId: string; createdAt: Date; created: boolean }>>`
-        WITH site AS (SELECT id FROM sites WHERE id = ${siteId}),
+        WITH site AS (SELECT id FROM sites WHERE id = ${siteId} AND hidden_at IS NULL),
         ins AS (
           INSERT INTO bookmarks (user_id, site_id, created_at)
           SELECT ${userId}, id, ${NOW_UTC} FROM site
@@ -119,13 +133,35 @@ export function createSiteStore(db: PrismaClient) {
       return count > 0;
     },
 
-    /** Sites for the sitemap, most relevant first. */
+    /** Sites for the sitemap, most relevant first (never a hidden one). */
     sitemapSites: (limit: number) =>
       db.site.findMany({
+        where: { hiddenAt: null },
         select: { id: true, lastActivityAt: true },
         orderBy: [{ hotScore: 'desc' }, { id: 'asc' }],
         take: limit,
       }),
+
+    /** Moderation: hides a visible site (the conditional UPDATE makes a second hide lose). */
+    async hide(id: string, reason: string): Promise<HideOutcome> {
+      const rows = await db.$queryRaw<Array<{ hiddenAt: Date }>>`
+        UPDATE sites SET hidden_at = ${NOW_UTC}, hidden_reason = ${reason}
+        WHERE id = ${id} AND hidden_at IS NULL
+        RETURNING hidden_at AT TIME ZONE 'UTC' AS "hiddenAt"`;
+      if (rows.length > 0) return { kind: 'hidden', hiddenAt: rows[0]!.hiddenAt, reason };
+      const site = await db.site.findUnique({ where: { id }, select: { id: true } });
+      return site ? { kind: 'already-hidden' } : { kind: 'not-found' };
+    },
+
+    /** Moderation: shows a hidden site again. */
+    async restore(id: string): Promise<RestoreOutcome> {
+      const n = await db.$executeRaw`
+        UPDATE sites SET hidden_at = NULL, hidden_reason = NULL
+        WHERE id = ${id} AND hidden_at IS NOT NULL`;
+      if (n > 0) return { kind: 'restored' };
+      const site = await db.site.findUnique({ where: { id }, select: { id: true } });
+      return site ? { kind: 'not-hidden' } : { kind: 'not-found' };
+    },
 
     /** Sites still pending a scrape since before `olderThan` (re-queue sweep). */
     pendingScrapes: (olderThan: Date, limit: number) =>

@@ -154,12 +154,18 @@ export async function startHarness(opts: HarnessOptions = {}) {
   };
   const app = buildApp(deps);
 
-  function sessionCookie(user: { id: string; email?: string; username?: string }): string {
+  function sessionCookie(user: {
+    id: string;
+    email?: string;
+    username?: string;
+    isModerator?: boolean;
+  }): string {
     const { token } = signSessionToken(
       {
         id: user.id,
         email: user.email ?? `${user.id}@example.com`,
         username: user.username ?? user.id,
+        isModerator: user.isModerator,
       },
       keys.privateKey,
     );

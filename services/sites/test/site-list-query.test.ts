@@ -17,13 +17,15 @@ describe('site list SQL', () => {
   it('orders hot by hot_score then id, and numbers parameters from 1 without filters', () => {
     const q = siteListPageQuery({ sort: 'hot', page: 1 });
     expect(q.params).toEqual([60, 0]);
-    expect(q.sql).toContain('WHERE true ORDER BY s.hot_score DESC, s.id LIMIT $1 OFFSET $2');
+    expect(q.sql).toContain(
+      'WHERE s.hidden_at IS NULL ORDER BY s.hot_score DESC, s.id LIMIT $1 OFFSET $2',
+    );
   });
 
   it('counts with the same filters', () => {
     const q = siteListCountQuery({ search: 'news' });
     expect(q).toEqual({
-      sql: 'SELECT count(*)::int AS total FROM sites s WHERE true AND s.search_document @@ svc_search_query($1)',
+      sql: 'SELECT count(*)::int AS total FROM sites s WHERE s.hidden_at IS NULL AND s.search_document @@ svc_search_query($1)',
       params: ['news'],
     });
   });

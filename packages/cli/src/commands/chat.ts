@@ -18,6 +18,7 @@ export function formatMessage(m: ChatMessage): string {
 function formatEvent(e: RealtimeMessage): string {
   if (e.event === 'new_message') return formatMessage(e.payload);
   if (e.event === 'like') return `* ${e.payload.fromUser} liked a message of ${e.payload.toUser}`;
+  if (e.event === 'message_deleted') return `* message ${e.payload.id} deleted by a moderator`;
   return `* site ${e.payload.id} updated${e.payload.title ? `: ${e.payload.title}` : ''}`;
 }
 

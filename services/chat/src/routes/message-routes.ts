@@ -1,7 +1,13 @@
 // HTTP of /api/messages: parse with the shared schemas, call the room, shape the answer.
 import type { Express, RequestHandler } from 'express';
-import { ChatMessageListQuery, ChatMessageParams, PostChatMessageBody } from '@svc/types';
-import { byIp, limitFor, rateLimit, type Redis } from '@svc/service-kit';
+import {
+  ChatMessageListQuery,
+  ChatMessageParams,
+  MuteChatSenderBody,
+  PostChatMessageBody,
+} from '@svc/types';
+import { byIp, limitFor, rateLimit, requireModerator, type Redis } from '@svc/service-kit';
+import { HttpError, ERROR_MESSAGES_FOR_CHAT } from '../errors.js';
 import type { ChatRoom } from '../chat-room.js';
 
 /** Registered on the app itself (not a Router) so the kit answers 405 for other methods. */
@@ -23,6 +29,19 @@ export function registerMessageRoutes(
     const { content } = PostChatMessageBody.parse(req.body);
     const message = await room.post(content, byIp(req), req.caller);
     res.status(201).json({ message });
+  });
+
+  // Moderation (moderators only: 401 without a session, 403 `Moderators only`).
+  app.delete('/api/moderation/messages/:id', session, requireModerator, async (req, res) => {
+    const params = ChatMessageParams.safeParse(req.params);
+    if (!params.success) throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.messageNotFound);
+    await room.deleteMessage(params.data.id);
+    res.json({ deleted: true, id: params.data.id });
+  });
+
+  app.post('/api/moderation/chat/mutes', session, requireModerator, async (req, res) => {
+    const { sender, minutes } = MuteChatSenderBody.parse(req.body);
+    res.json(await room.mute(sender, minutes));
   });
 
   app.post('/api/messages/:id/like', likeLimit.middleware, session, async (req, res) => {

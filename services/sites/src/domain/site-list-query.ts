@@ -54,7 +54,8 @@ const SITE_RAW_COLUMNS =
 
 export function siteListWhere(filter: SiteListFilter): SqlQuery {
   const params: unknown[] = [];
-  const conditions = ['true'];
+  // Sites hidden by a moderator never appear (listing, search, tag filters).
+  const conditions = ['s.hidden_at IS NULL'];
   if (filter.tag) {
     params.push(filter.tag);
     conditions.push(`s.tags @> ARRAY[$${params.length}::text]`);

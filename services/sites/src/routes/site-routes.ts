@@ -4,6 +4,7 @@ import {
   HttpError,
   badRequest,
   byIp,
+  callerIsModerator,
   limitFor,
   notFound,
   rateLimit,
@@ -108,6 +109,12 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
     if (!params.success) throw notFound(SITE_NOT_FOUND);
     const site = await store.findById(params.data.id);
     if (!site) throw notFound(SITE_NOT_FOUND);
+    // A hidden site is a 404 for everyone but moderators, who see it marked `hidden: true`.
+    if (site.hiddenAt) {
+      if (!callerIsModerator(req)) throw notFound(SITE_NOT_FOUND);
+      res.json({ site: { ...toSite(site), hidden: true } });
+      return;
+    }
     res.json({ site: toSite(site) });
   });
 
@@ -132,7 +139,7 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
   app.post('/api/sites/:id/claim', claimLimit.middleware, async (req, res) => {
     const { id } = SiteIdParams.parse(req.params);
     const site = await store.findById(id);
-    if (!site) throw notFound(SITE_NOT_FOUND);
+    if (!site || site.hiddenAt) throw notFound(SITE_NOT_FOUND);
     if (site.isClaimed) throw badRequest(ALREADY_CLAIMED);
     if (!(await pageHasClaimMeta(deps.pageFetcher, site.url, id)))
       throw badRequest(CLAIM_META_MISSING);

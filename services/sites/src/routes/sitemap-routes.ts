@@ -1,5 +1,7 @@
 // HTTP of /sitemap.xml: rendered from the most relevant sites, kept for a few minutes in
-// the process (one render at a time), so crawlers cannot make it a database load.
+// the process (one render at a time), so crawlers cannot make it a database load. A
+// moderator's hide/restore in this process drops the cached render (the returned
+// `invalidate`); other processes' renders expire within CACHE_MS.
 import type { Express } from 'express';
 import { renderSitemap, sitePagePath, type SitemapEntry } from '../domain/sitemap.js';
 import type { SiteStore } from '../site-store.js';
@@ -9,19 +11,22 @@ const CACHE_MS = 10 * 60_000;
 export function sitemapRoutes(
   app: Express,
   deps: { store: SiteStore; publicBaseUrl: string; maxSites: number },
-): void {
+): { invalidate(): void } {
   const origin = deps.publicBaseUrl.replace(/\/+$/, '');
   let cached: { xml: string; until: number } | undefined;
   let rendering: Promise<string> | undefined;
+  let generation = 0;
 
   async function render(): Promise<string> {
+    const started = generation;
     const sites = await deps.store.sitemapSites(deps.maxSites);
     const entries: SitemapEntry[] = [
       { path: '/' },
       ...sites.map((s) => ({ path: sitePagePath(s.id), lastModified: s.lastActivityAt })),
     ];
     const { xml } = renderSitemap(origin, entries);
-    cached = { xml, until: Date.now() + CACHE_MS };
+    // A render that began before an invalidate() may list a just-hidden site: serve, don't keep.
+    if (started === generation) cached = { xml, until: Date.now() + CACHE_MS };
     return xml;
   }
 
@@ -35,4 +40,12 @@ export function sitemapRoutes(
     res.setHeader('Cache-Control', 'public, max-age=600');
     res.type('application/xml; charset=utf-8').send(xml);
   });
+
+  return {
+    invalidate() {
+      generation += 1;
+      cached = undefined;
+      rendering = undefined;
+    },
+  };
 }
