@@ -3,6 +3,7 @@
 // messages rendered from their keys in the reader's language.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
+import { signSessionToken } from '@svc/service-kit';
 import { launchBrowser, openPage, type OpenedPage } from './browser.js';
 import { startWebSystem, WEB_INTERNAL_TOKEN, type WebSystem } from './web-system.js';
 
@@ -54,6 +55,36 @@ describe('the chat', () => {
     expect(bob.errors.filter((e) => /status of 409/.test(e))).toHaveLength(1);
     await alice.context.close();
     await bob.context.close();
+  });
+
+  it('removes a message live when a moderator deletes it (message_deleted), and after a reload', async () => {
+    const posted = await fetch(`${sys.baseUrl}/api/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.41' },
+      body: JSON.stringify({ content: 'Soon removed by a moderator' }),
+    });
+    expect(posted.status).toBe(201);
+    const { message } = (await posted.json()) as { message: { id: string } };
+    const reader = await openPage(browser, sys, { clientIp: '192.0.2.42' });
+    await openHome(reader);
+    const line = () => reader.page.locator(`li[data-message-id="${message.id}"]`);
+    await line().waitFor();
+
+    const { token } = signSessionToken(
+      { id: 'web-moderator', email: 'mod@web.test', username: 'mod', isModerator: true },
+      sys.system.keys.privateKey,
+    );
+    const deleted = await fetch(`${sys.baseUrl}/api/moderation/messages/${message.id}`, {
+      method: 'DELETE',
+      headers: { cookie: `sn_token=${token}`, 'x-forwarded-for': '192.0.2.43' },
+    });
+    expect(deleted.status).toBe(200);
+    await line().waitFor({ state: 'detached' });
+    await reader.page.reload();
+    await reader.page.locator('.live-indicator.live-open').waitFor();
+    expect(await line().count()).toBe(0);
+    expect(reader.errors).toEqual([]);
+    await reader.context.close();
   });
 
   it('keeps the like count over a reload (server-rendered from like_count, also without JavaScript)', async () => {

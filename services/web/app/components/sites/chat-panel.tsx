@@ -87,6 +87,8 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
   const [live, setLive] = useState<ChatMessage[]>([]);
   /** Totals learnt after the page loaded (like answers and `like` events), by message id. */
   const [likes, setLikes] = useState<Record<string, number>>({});
+  /** Messages a moderator deleted since the page loaded (`message_deleted` events). */
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>(() => new Set());
   const [text, setText] = useState('');
   const [error, setError] = useState('');
   const [sending, setSending] = useState(false);
@@ -98,10 +100,11 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
     for (const m of initial) byId.set(m.id, m);
     // A re-read list (after a reconnect) may know more likes than the live copy, or fewer.
     for (const m of live) byId.set(m.id, { ...m, like_count: Math.max(m.like_count, byId.get(m.id)?.like_count ?? 0) });
+    for (const id of deleted) byId.delete(id);
     return [...byId.values()]
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
       .slice(-KEEP);
-  }, [initial, live]);
+  }, [initial, live, deleted]);
 
   // The newest message is at the bottom: keep it in view (unless the reader scrolled up).
   const log = useRef<HTMLDivElement>(null);
@@ -121,7 +124,10 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
 
   useLiveEvent((ev) => {
     if (ev.event === 'new_message') add(ev.payload);
-    else if (ev.event === 'like') {
+    else if (ev.event === 'message_deleted') {
+      const id = ev.payload.id;
+      setDeleted((prev) => (prev.has(id) ? prev : new Set(prev).add(id)));
+    } else if (ev.event === 'like') {
       const id = ev.payload.messageId;
       // chat sends the new total: take it as it is (my own like's event included).
       if (ev.payload.like_count !== undefined) {
