@@ -7,6 +7,7 @@ import { CommandFailed, EXIT, UsageError } from './exit-codes.js';
 import { registerApps } from './commands/apps.js';
 import { registerChat } from './commands/chat.js';
 import { registerLogin } from './commands/login.js';
+import { registerMod } from './commands/mod.js';
 import { registerSites } from './commands/sites.js';
 import { registerTranslate } from './commands/translate.js';
 import { VERSION } from './version.js';
@@ -43,6 +44,7 @@ export function buildProgram(ctx: Context, globals: { current: GlobalOptions }):
   registerTranslate(program, ctx);
   registerChat(program, ctx);
   registerLogin(program, ctx);
+  registerMod(program, ctx);
 
   // Every command (and group) exits through us rather than process.exit.
   const all = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(all)];
