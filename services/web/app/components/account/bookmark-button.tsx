@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { describeApiError } from '../../lib/api-error';
 import { browserApi } from '../../lib/api.client';
+import { useHydrated } from '../../lib/use-hydrated';
 import { useRootData } from '../../root';
 import { loginHref } from '../../routes/account/safe-next';
 
@@ -27,9 +28,8 @@ export function BookmarkButton({ siteId, initiallyBookmarked, siteTitle, classNa
   const location = useLocation();
   const [bookmarked, setBookmarked] = useState(initiallyBookmarked);
   const [busy, setBusy] = useState(false);
-  const [hydrated, setHydrated] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   useEffect(() => setBookmarked(initiallyBookmarked), [initiallyBookmarked]);
 
   const classes = ['bookmark-button', className].filter(Boolean).join(' ');

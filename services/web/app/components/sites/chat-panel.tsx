@@ -11,7 +11,7 @@ import { useLiveEvent } from '../../lib/live';
 import { useRootData } from '../../root';
 import { describeError } from './errors';
 import { messageText } from './format';
-import { useHydrated } from './use-hydrated';
+import { useHydrated } from '../../lib/use-hydrated';
 
 const KEEP = 100;
 

@@ -11,7 +11,7 @@ import { BOOSTS_PER_DAY_USER, BOOSTS_PER_DAY_VISITOR } from '@svc/types/constant
 import { useRootData } from '../../root';
 import { describeError } from './errors';
 import { platformName, siteTitle, tagLabel } from './format';
-import { useHydrated } from './use-hydrated';
+import { useHydrated } from '../../lib/use-hydrated';
 import { numberFormat } from '../../lib/intl';
 
 /** Daily boosts (visitors per IP, logged-in users per user). */

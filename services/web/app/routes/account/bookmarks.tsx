@@ -12,7 +12,8 @@ import { browserApi } from '../../lib/api.client';
 import { useRootData } from '../../root';
 import { accountMeta } from './account-meta';
 import { loaderFailure, mapLimited, requireUser } from './account.server';
-import { AccountNav, NoScriptNotice, formatDate, isWebUrl, useHydrated } from './components';
+import { useHydrated } from '../../lib/use-hydrated';
+import { AccountNav, NoScriptNotice, formatDate, isWebUrl } from './components';
 import css from './account.css?url';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];

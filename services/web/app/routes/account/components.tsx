@@ -1,17 +1,11 @@
-// Pieces the account pages share: the section navigation, "JavaScript has started", the
-// no-JavaScript notice, dates in the reader's language, safe outbound links.
-import { useEffect, useState } from 'react';
+// Pieces the account pages share: the section navigation, the no-JavaScript notice,
+// dates in the reader's language, safe outbound links.
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { browserApi } from '../../lib/api.client';
 import { dateFormat } from '../../lib/intl';
-
-/** False during server rendering and before hydration, then true. */
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
+import { useHydrated } from '../../lib/use-hydrated';
 
 export function NoScriptNotice({ text }: { text: string }) {
   return (

@@ -12,7 +12,8 @@ import type { TFunction } from 'i18next';
 import { hasSession, serverApi } from '../../lib/api.server';
 import { browserApi } from '../../lib/api.client';
 import { accountMeta } from './account-meta';
-import { NoScriptNotice, useHydrated } from './components';
+import { useHydrated } from '../../lib/use-hydrated';
+import { NoScriptNotice } from './components';
 import { safeNext } from './safe-next';
 import css from './account.css?url';
 

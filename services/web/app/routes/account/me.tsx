@@ -12,7 +12,8 @@ import type { TFunction } from 'i18next';
 import { browserApi } from '../../lib/api.client';
 import { accountMeta } from './account-meta';
 import { requireUser } from './account.server';
-import { AccountNav, LogoutButton, NoScriptNotice, useHydrated } from './components';
+import { useHydrated } from '../../lib/use-hydrated';
+import { AccountNav, LogoutButton, NoScriptNotice } from './components';
 import css from './account.css?url';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];

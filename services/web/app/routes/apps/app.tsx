@@ -12,7 +12,7 @@ import type { Route } from './+types/app';
 import { AppIcon } from '../../components/apps/app-icon';
 import { describeFailure, failureOf, type AnyT, type Failure } from '../../components/apps/errors';
 import { loginHref, rootOf } from '../../components/apps/meta';
-import { useHydrated } from '../../components/apps/use-hydrated';
+import { useHydrated } from '../../lib/use-hydrated';
 import { hasSession, serverApi } from '../../lib/api.server';
 import { useRootData } from '../../root';
 import css from './apps.css?url';

@@ -12,8 +12,8 @@ import { AppIcon } from '../../components/apps/app-icon';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
 import { Field } from '../../components/apps/field';
 import { appsText, loginHref, pageMeta } from '../../components/apps/meta';
-import { useHydrated } from '../../components/apps/use-hydrated';
-import { fieldErrors, type FieldErrors } from '../../components/apps/validation';
+import { useHydrated } from '../../lib/use-hydrated';
+import { checkBeforeSubmit, type FieldErrors } from '../../components/apps/validation';
 import { hasSession, serverApi } from '../../lib/api.server';
 import { useRootData } from '../../root';
 import css from './apps.css?url';
@@ -130,18 +130,7 @@ function EditForm({ app }: { app: App }) {
   const shown: FieldErrors = { ...errors };
   if (result && !result.ok) for (const f of result.invalid ?? []) shown[f] ??= t(`fields.${f}.invalid`);
 
-  function validate(e: FormEvent<HTMLFormElement>) {
-    const parsed = UpdateAppBody.safeParse(updateBodyOf(new FormData(e.currentTarget)));
-    if (parsed.success) {
-      setErrors({});
-      return;
-    }
-    e.preventDefault();
-    const found = fieldErrors(parsed.error, t);
-    setErrors(found);
-    const first = Object.keys(found)[0];
-    if (first) e.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-  }
+  const validate = (e: FormEvent<HTMLFormElement>) => checkBeforeSubmit(e, UpdateAppBody, updateBodyOf, t, setErrors);
 
   return (
     <section aria-labelledby="edit-title" className="card dev-form">

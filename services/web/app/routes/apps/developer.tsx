@@ -13,7 +13,7 @@ import { AppIcon } from '../../components/apps/app-icon';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
 import { Field } from '../../components/apps/field';
 import { appsText, loginHref, pageMeta } from '../../components/apps/meta';
-import { fieldErrors, type FieldErrors } from '../../components/apps/validation';
+import { checkBeforeSubmit, type FieldErrors } from '../../components/apps/validation';
 import { hasSession, serverApi } from '../../lib/api.server';
 import css from './apps.css?url';
 
@@ -100,18 +100,7 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
   const busy = navigation.state === 'submitting';
   const values = actionData && 'values' in actionData ? actionData.values : {};
 
-  function validate(e: FormEvent<HTMLFormElement>) {
-    const parsed = SubmitAppBody.safeParse(bodyOf(new FormData(e.currentTarget)));
-    if (parsed.success) {
-      setErrors({});
-      return;
-    }
-    e.preventDefault();
-    const found = fieldErrors(parsed.error, t);
-    setErrors(found);
-    const first = FIELDS.find((f) => found[f]);
-    if (first) e.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-  }
+  const validate = (e: FormEvent<HTMLFormElement>) => checkBeforeSubmit(e, SubmitAppBody, bodyOf, t, setErrors, FIELDS);
 
   return (
     <div className="developer-page">

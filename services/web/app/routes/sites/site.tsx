@@ -9,7 +9,7 @@ import { describeError } from '../../components/sites/errors';
 import { siteTitle } from '../../components/sites/format';
 import { BookmarkButton } from '../../components/account/bookmark-button';
 import { LiveIndicator } from '../../components/sites/live-indicator';
-import { useHydrated } from '../../components/sites/use-hydrated';
+import { useHydrated } from '../../lib/use-hydrated';
 import { BoostButton, ProfileLine, recordClick, SiteTags } from '../../components/sites/site-card';
 import { LANGUAGE_CODES } from '../../i18n/languages';
 import { browserApi } from '../../lib/api.client';

@@ -1,9 +1,0 @@
-// False in the server's HTML and until React has hydrated: buttons that only work with
-// JavaScript (boost, like, translate, copy, verify) stay disabled until they can work.
-import { useEffect, useState } from 'react';
-
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
