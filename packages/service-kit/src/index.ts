@@ -22,5 +22,6 @@ export * from './request-id.js';
 export * from './service-catalog.js';
 export * from './session.js';
 export * from './session-token.js';
+export * from './session-keys.js';
 export * from './jwt-keys.js';
 export * from './runtime.js';

@@ -1,14 +1,20 @@
 // The ES256 key pair of sn_token sessions. Production: JWT_PRIVATE_KEY (auth only) and
 // JWT_PUBLIC_KEY are required from the environment. Development: a pair is generated
 // once and kept in an ignored file at the repository root, shared by every local process.
+// JWT_PUBLIC_KEYS adds keys that are accepted too: the next or the previous key while the
+// signing key is rotated (docs/decisions.md §2).
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config.js';
+import { keyIdOf, splitPemBundle } from './session-keys.js';
 
 export interface JwtKeys {
+  /** The current key: auth's private key must match it. */
   publicKey: string;
   privateKey?: string;
+  /** Every key that verifies sessions: the current one first, then JWT_PUBLIC_KEYS. */
+  verifyKeys: string[];
 }
 
 const DEV_KEYS_RELATIVE = '.dev-keys/jwt-es256.json';
@@ -30,10 +36,17 @@ export function loadJwtKeys(opts: {
   production: boolean;
   needPrivate: boolean;
   devKeysFile?: string;
+  /** JWT_PUBLIC_KEYS: further accepted public keys, PEM blocks one after the other. */
+  otherPublicKeys?: string;
 }): JwtKeys {
+  const others = otherPublicKeys(opts.otherPublicKeys);
   if (opts.publicKey && (!opts.needPrivate || opts.privateKey)) {
     assertEs256Pair(opts.publicKey, opts.privateKey);
-    return { publicKey: opts.publicKey, privateKey: opts.privateKey };
+    return {
+      publicKey: opts.publicKey,
+      privateKey: opts.privateKey,
+      verifyKeys: [opts.publicKey, ...others],
+    };
   }
   if (opts.production) {
     const missing = [
@@ -47,11 +60,32 @@ export function loadJwtKeys(opts: {
     );
   }
   const file = opts.devKeysFile ?? path.join(findRepoRoot() ?? process.cwd(), DEV_KEYS_RELATIVE);
-  return readOrCreateDevKeys(file);
+  const dev = readOrCreateDevKeys(file);
+  return { ...dev, verifyKeys: [dev.publicKey, ...others] };
 }
 
-function readOrCreateDevKeys(file: string): JwtKeys {
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as JwtKeys;
+/** The keys of JWT_PUBLIC_KEYS, each checked to be a P-256 public key. */
+function otherPublicKeys(bundle: string | undefined): string[] {
+  if (!bundle?.trim()) return [];
+  const pems = splitPemBundle(bundle);
+  const problems: string[] = [];
+  if (pems.length === 0) problems.push('JWT_PUBLIC_KEYS holds no PEM block (-----BEGIN PUBLIC KEY-----)');
+  pems.forEach((pem, i) => {
+    try {
+      if (!/-----BEGIN PUBLIC KEY-----/.test(pem)) throw new Error('not a public key');
+      keyIdOf(pem);
+    } catch (err) {
+      problems.push(`JWT_PUBLIC_KEYS key ${i + 1} is invalid: ${(err as Error).message}`);
+    }
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return pems;
+}
+
+type DevKeys = Omit<JwtKeys, 'verifyKeys'>;
+
+function readOrCreateDevKeys(file: string): DevKeys {
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DevKeys;
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const keys = {
     privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
@@ -63,7 +97,7 @@ function readOrCreateDevKeys(file: string): JwtKeys {
     writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600, flag: 'wx' });
     return keys;
   } catch {
-    return JSON.parse(readFileSync(file, 'utf8')) as JwtKeys;
+    return JSON.parse(readFileSync(file, 'utf8')) as DevKeys;
   }
 }
 

@@ -1,9 +1,11 @@
-// The sn_token session: an ES256 JWT signed by auth, verified everywhere with the
-// public key. The algorithm is pinned on verify: `none`, HS256 with the public key as
-// secret, and other tricks are refused.
-import { randomUUID } from 'node:crypto';
+// The sn_token session: an ES256 JWT signed by auth, verified everywhere with the public
+// keys of the configured set. The algorithm is pinned on verify: `none`, HS256 with the
+// public key as secret, and other tricks are refused. The header's `kid` picks the key
+// (session-keys.ts; rotation in docs/decisions.md §2).
+import { randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { SESSION_COOKIE_NAME, SESSION_TTL_SECONDS } from '@svc/types';
+import { sessionKeySet, sessionSigningKey, type SessionVerifyKeys } from './session-keys.js';
 
 export const SESSION_COOKIE = SESSION_COOKIE_NAME;
 export { SESSION_TTL_SECONDS };
@@ -34,14 +36,37 @@ export function signSessionToken(
     exp: iat + ttlSeconds,
     ...(user.isModerator ? { mod: true as const } : {}),
   };
-  const token = jwt.sign(claims, privateKeyPem, { algorithm: 'ES256' });
+  const signing = sessionSigningKey(privateKeyPem);
+  const token = jwt.sign(claims, signing.key, { algorithm: 'ES256', keyid: signing.kid });
   return { token, claims };
 }
 
-/** The claims of a valid token, or null for anything else (bad signature, alg, expiry, shape). */
-export function verifySessionToken(token: string, publicKeyPem: string): SessionClaims | null {
+/**
+ * The keys that may have signed a token: the one its `kid` names (none for an unknown kid),
+ * or, for a token without `kid` (signed before key ids existed, docs/decisions.md §2), every
+ * key of the set, so that sessions opened before the upgrade survive it and a later rotation.
+ */
+function candidateKeys(token: string, keys: SessionVerifyKeys): KeyObject[] {
+  const header = jwt.decode(token, { complete: true })?.header;
+  if (!header) return [];
+  const { byKid } = sessionKeySet(keys);
+  if (header.kid === undefined) return [...byKid.values()];
+  const key = typeof header.kid === 'string' ? byKid.get(header.kid) : undefined;
+  return key ? [key] : [];
+}
+
+/** The claims of a valid token, or null for anything else (bad signature, alg, kid, expiry, shape). */
+export function verifySessionToken(token: string, keys: SessionVerifyKeys): SessionClaims | null {
   try {
-    const decoded = jwt.verify(token, publicKeyPem, { algorithms: ['ES256'] });
+    let decoded: string | jwt.JwtPayload | undefined;
+    for (const key of candidateKeys(token, keys)) {
+      try {
+        decoded = jwt.verify(token, key, { algorithms: ['ES256'] });
+        break;
+      } catch {
+        // the next candidate, if any
+      }
+    }
     if (typeof decoded !== 'object' || decoded === null) return null;
     const c = decoded as Partial<SessionClaims>;
     if (

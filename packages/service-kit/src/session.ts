@@ -11,6 +11,7 @@ import {
   verifySessionToken,
   type SessionClaims,
 } from './session-token.js';
+import { sessionKeySet, type SessionVerifyKeys } from './session-keys.js';
 
 export interface Caller {
   userId: string;
@@ -73,14 +74,17 @@ export function sessionTokenFrom(req: Request): string | undefined {
 }
 
 export function sessionMiddleware(opts: {
-  publicKey: string;
+  /** The accepted public keys: `loadJwtKeys(...).verifyKeys` (or one PEM). */
+  publicKey: SessionVerifyKeys;
   redis: Redis;
   prefix: string;
 }): RequestHandler {
+  // Parsed once, here: a bad key stops the process at start, not each request.
+  const keys = sessionKeySet(opts.publicKey);
   return (req, _res, next) => {
     const token = sessionTokenFrom(req);
     if (!token) return next();
-    const claims = verifySessionToken(token, opts.publicKey);
+    const claims = verifySessionToken(token, keys);
     if (!claims) return next();
     // Fails closed: with Redis down the revocation check throws and the request gets 503.
     // One round trip reads the revocation and the role override together.

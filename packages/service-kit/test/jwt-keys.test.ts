@@ -15,7 +15,7 @@ describe('loadJwtKeys', () => {
   it('accepts a matching pair and refuses a mismatched one', () => {
     const a = generateTestKeyPair();
     const b = generateTestKeyPair();
-    expect(loadJwtKeys({ ...a, production: true, needPrivate: true })).toEqual(a);
+    expect(loadJwtKeys({ ...a, production: true, needPrivate: true })).toEqual({ ...a, verifyKeys: [a.publicKey] });
     expect(() => loadJwtKeys({ publicKey: a.publicKey, privateKey: b.privateKey, production: true, needPrivate: true })).toThrow(/does not match/);
     expect(() => loadJwtKeys({ publicKey: 'nonsense', production: true, needPrivate: false })).toThrow(/invalid/);
   });

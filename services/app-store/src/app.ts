@@ -7,6 +7,7 @@ import {
   postgresCheck,
   redisCheck,
   sessionMiddleware,
+  type SessionVerifyKeys,
   type Logger,
   type Metrics,
   type Redis,
@@ -36,7 +37,8 @@ export interface AppDeps {
   /** REDIS_PREFIX of the deployment (rate-limit counters, caches, revoked sessions). */
   redisPrefix: string;
   /** ES256 public key (PEM) verifying `sn_token` sessions. */
-  publicKey: string;
+  /** The public keys that verify sessions (`loadJwtKeys(...).verifyKeys`, or one PEM). */
+  publicKey: SessionVerifyKeys;
   /** Relays chat system messages (app_blocked) that the store wrote with the block. */
   systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */

@@ -9,6 +9,8 @@ export const configSchema = baseConfigSchema
     APP_STORE_DATABASE_URL: settings.optionalString,
     /** ES256 public key (PEM) that verifies `sn_token` sessions (dev: the shared dev key file). */
     JWT_PUBLIC_KEY: settings.pem,
+    /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions.md §2). */
+    JWT_PUBLIC_KEYS: settings.pem,
     /**
      * Multiplies every rate limit, for benchmarks (one load generator, one IP). Refused in
      * production, where the documented limits always apply.

@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const config = loadConfig(configSchema);
   const keys = loadJwtKeys({
     publicKey: config.JWT_PUBLIC_KEY,
+    otherPublicKeys: config.JWT_PUBLIC_KEYS,
     production: config.NODE_ENV === 'production',
     needPrivate: false,
   });
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
     listingPool,
     redis: rt.redis,
     redisPrefix: config.REDIS_PREFIX,
-    publicKey: keys.publicKey,
+    publicKey: keys.verifyKeys,
     systemMessages,
     trustProxy: config.TRUSTED_PROXIES,
     rateLimitScale: config.APP_STORE_RATE_LIMIT_SCALE,

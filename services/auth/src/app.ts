@@ -6,6 +6,7 @@ import {
   postgresCheck,
   redisCheck,
   sessionMiddleware,
+  type SessionVerifyKeys,
   type Logger,
   type Metrics,
 } from '@svc/service-kit';
@@ -22,7 +23,8 @@ export interface AuthDeps {
   mailer: Mailer;
   logger: Logger;
   metrics?: Metrics;
-  keys: { privateKey: string; publicKey: string };
+  /** privateKey signs sessions; publicKey: the keys that verify them (`loadJwtKeys(...).verifyKeys`). */
+  keys: { privateKey: string; publicKey: SessionVerifyKeys };
   codeSecret: string;
   trustProxy?: string;
   /** MODERATOR_EMAILS, lower-cased (default: none). */

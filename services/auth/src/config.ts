@@ -7,6 +7,8 @@ export const authConfigSchema = baseConfigSchema.extend({
   AUTH_DATABASE_URL: settings.optionalString,
   JWT_PRIVATE_KEY: settings.pem,
   JWT_PUBLIC_KEY: settings.pem,
+  /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions.md §2). */
+  JWT_PUBLIC_KEYS: settings.pem,
   /** Unset: the dev mailer logs codes instead of sending them. */
   RESEND_API_KEY: settings.optionalString,
   RESEND_BASE_URL: settings.optionalString.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),

@@ -11,6 +11,7 @@ async function main() {
   const keys = loadJwtKeys({
     privateKey: config.JWT_PRIVATE_KEY,
     publicKey: config.JWT_PUBLIC_KEY,
+    otherPublicKeys: config.JWT_PUBLIC_KEYS,
     production: config.NODE_ENV === 'production',
     needPrivate: true,
   });
@@ -36,7 +37,7 @@ async function main() {
     mailer,
     logger: rt.logger,
     metrics: rt.metrics,
-    keys: { privateKey: keys.privateKey!, publicKey: keys.publicKey },
+    keys: { privateKey: keys.privateKey!, publicKey: keys.verifyKeys },
     codeSecret,
     trustProxy: config.TRUSTED_PROXIES,
     moderatorEmails: config.MODERATOR_EMAILS,

@@ -6,6 +6,7 @@ import {
   postgresCheck,
   redisCheck,
   sessionMiddleware,
+  type SessionVerifyKeys,
   type Logger,
   type Metrics,
   type Redis,
@@ -23,7 +24,8 @@ export interface AppDeps {
   redis: Redis;
   redisPrefix: string;
   /** ES256 public key verifying sn_token sessions. */
-  publicKey: string;
+  /** The public keys that verify sessions (`loadJwtKeys(...).verifyKeys`, or one PEM). */
+  publicKey: SessionVerifyKeys;
   ipHashSecret: string;
   internalToken: string;
   geo?: GeoLookup;

@@ -13,6 +13,8 @@ export const configSchema = baseConfigSchema
     CHAT_DATABASE_URL: settings.optionalString,
     /** ES256 public key (PEM) that verifies `sn_token` sessions (dev: the shared dev pair). */
     JWT_PUBLIC_KEY: settings.pem,
+    /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions.md §2). */
+    JWT_PUBLIC_KEYS: settings.pem,
     /** Keys the HMAC of client IPs (likes, visitor names); required in production. */
     IP_HASH_SECRET: settings.optionalString,
     /** Shared secret realtime sends on /internal/entrance; required in production. */

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const config = loadConfig(configSchema);
   const keys = loadJwtKeys({
     publicKey: config.JWT_PUBLIC_KEY,
+    otherPublicKeys: config.JWT_PUBLIC_KEYS,
     production: config.NODE_ENV === 'production',
     needPrivate: false,
   });
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     db,
     redis: rt.redis,
     redisPrefix: config.REDIS_PREFIX,
-    publicKey: keys.publicKey,
+    publicKey: keys.verifyKeys,
     ipHashSecret: config.IP_HASH_SECRET,
     internalToken: config.INTERNAL_TOKEN,
     trustProxy: config.TRUSTED_PROXIES,

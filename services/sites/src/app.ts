@@ -7,6 +7,7 @@ import {
   postgresCheck,
   redisCheck,
   sessionMiddleware,
+  type SessionVerifyKeys,
   type Logger,
   type Metrics,
   type Redis,
@@ -42,7 +43,8 @@ export interface AppDeps {
   redis: Redis;
   redisPrefix: string;
   /** ES256 public key verifying `sn_token` sessions. */
-  publicKey: string;
+  /** The public keys that verify sessions (`loadJwtKeys(...).verifyKeys`, or one PEM). */
+  publicKey: SessionVerifyKeys;
   /** Relay of `system_message_outbox` (chat's site_submitted), nudged after a commit. */
   systemMessages: Pick<OutboxRelay, 'nudge'>;
   /** Relay of `job_outbox` (scrape jobs), nudged after a commit. */

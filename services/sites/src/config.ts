@@ -33,6 +33,8 @@ export const configSchema = baseConfigSchema.extend({
   ...sharedSettings,
   /** ES256 public key (PEM) that verifies `sn_token` sessions; required in production. */
   JWT_PUBLIC_KEY: settings.pem,
+  /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions.md §2). */
+  JWT_PUBLIC_KEYS: settings.pem,
   /** Key of the HMAC that stores client IPs (boosts); required in production. */
   IP_HASH_SECRET: settings.optionalString,
   /** Public origin of the site (gateway), for the absolute URLs of /sitemap.xml. */

@@ -26,7 +26,12 @@ import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from './worker/que
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
   const production = config.NODE_ENV === 'production';
-  const keys = loadJwtKeys({ publicKey: config.JWT_PUBLIC_KEY, production, needPrivate: false });
+  const keys = loadJwtKeys({
+    publicKey: config.JWT_PUBLIC_KEY,
+    otherPublicKeys: config.JWT_PUBLIC_KEYS,
+    production,
+    needPrivate: false,
+  });
   const hashIp = createIpHasher(ipHashSecret(config));
   const rt = createRuntime('sites', config);
   const target = rt.databaseTarget(config.SITES_DATABASE_URL);
@@ -69,7 +74,7 @@ async function main(): Promise<void> {
     listingPool,
     redis: rt.redis,
     redisPrefix: config.REDIS_PREFIX,
-    publicKey: keys.publicKey,
+    publicKey: keys.verifyKeys,
     systemMessages,
     jobOutbox,
     captcha: config.CAPTCHA_SECRET_KEY
