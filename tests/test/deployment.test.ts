@@ -179,6 +179,8 @@ const SERVICE_ARGS = ['gateway', 'auth', 'app-store', 'sites', 'chat', 'translat
 const COMMON = ['PORT', 'NODE_ENV', 'LOG_LEVEL'];
 const commonOf = (p: ProcessSpec) => (p.usesRedis === false ? COMMON : [...COMMON, 'REDIS_URL']);
 /** Settings that must hold a real value in compose (not an empty fallback). */
+/** The processes whose session middleware verifies sn_token (docs/decisions.md §2). */
+const SESSION_VERIFIERS = ['auth', 'app-store', 'sites', 'chat'] as const;
 const REQUIRED_NON_EMPTY =
   /_URL$|^PORT$|^NODE_ENV$|^LOG_LEVEL$|^JWT_|^EMAIL_FROM$|^TRUST_PROXY$|^IP_HASH_SECRET$|^INTERNAL_TOKEN$/;
 const IMAGE_PREFIX = 'ghcr.io/svc-platform/';
@@ -705,6 +707,12 @@ describe('docker-compose.yml', () => {
     expect(text).not.toMatch(/BEGIN (EC )?PRIVATE KEY/);
   });
 
+  it('passes the optional JWT_PUBLIC_KEYS (key rotation) to every process that verifies sessions', () => {
+    for (const name of SESSION_VERIFIERS) {
+      expect({ name, value: composeEnv(services[name]!).JWT_PUBLIC_KEYS }).toEqual({ name, value: '${JWT_PUBLIC_KEYS:-}' });
+    }
+  });
+
   it('publishes only the gateway, on 8080', () => {
     const published = Object.entries(services).filter(([, s]) => (s.ports ?? []).length > 0);
     expect(published.map(([n]) => n)).toEqual(['gateway']);
@@ -774,7 +782,8 @@ describe('k8s kustomization', () => {
     expect(secret?.metadata.name).toBe('svc-secrets');
     expect(secret?.metadata.namespace).toBe(kustomization.namespace);
     for (const [key, value] of Object.entries(secret?.stringData ?? {})) {
-      expect({ key, placeholder: /CHANGE_ME/.test(value) }).toEqual({ key, placeholder: true });
+      // Empty is no secret either (JWT_PUBLIC_KEYS is empty outside a key rotation).
+      expect({ key, placeholder: /CHANGE_ME/.test(value) || value === '' }).toEqual({ key, placeholder: true });
     }
   });
 });
@@ -784,6 +793,15 @@ describe('k8s workloads', () => {
 
   it('has exactly one Deployment per process', () => {
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...NAMES].sort());
+  });
+
+  it('gives every process that verifies sessions the optional JWT_PUBLIC_KEYS (key rotation)', () => {
+    for (const name of SESSION_VERIFIERS) {
+      const env = mainContainer(named('Deployment', name)!).env ?? [];
+      const ref = env.find((e) => e.name === 'JWT_PUBLIC_KEYS')?.valueFrom?.secretKeyRef;
+      // optional: a Secret written before the key existed keeps the pods starting.
+      expect({ name, ref }).toEqual({ name, ref: { name: 'svc-secrets', key: 'JWT_PUBLIC_KEYS', optional: true } });
+    }
   });
 
   describe.each(NAMES)('%s', (name) => {
