@@ -33,7 +33,11 @@ interface KeySettings {
 const keyEnv = (k: KeySettings) => ({ JWT_PUBLIC_KEY: k.current, JWT_PUBLIC_KEYS: k.others.join('\n') });
 
 async function run(entry: string, env: Record<string, string>): Promise<ServiceProcess> {
-  const proc = await spawnService({ cwd: ROOT, entry, env: { REDIS_PREFIX: system.redisPrefix, ...env } });
+  const proc = await spawnService({
+    cwd: ROOT,
+    entry,
+    env: { REDIS_PREFIX: system.redisPrefix, LOG_LEVEL: 'info', ...env },
+  });
   system.track({ close: () => proc.stop() });
   await waitForOk(proc, '/healthz', 20_000);
   return proc;
@@ -76,6 +80,16 @@ async function statuses(token: string): Promise<{ appStore: number; auth: number
     fetch(`${auth!.url}/api/auth/me`, { headers }),
   ]);
   return { appStore: a.status, auth: b.status };
+}
+
+/** The `session keys` line a process logged at start. */
+function startupLog(proc: ServiceProcess): Record<string, unknown> {
+  const line = proc
+    .output()
+    .split('\n')
+    .find((l) => l.includes('"msg":"session keys"'));
+  expect(line).toBeDefined();
+  return JSON.parse(line!) as Record<string, unknown>;
 }
 
 const OK = { appStore: 200, auth: 200 };
@@ -121,6 +135,10 @@ describe('a signing-key rotation through real processes', () => {
 
   it('step 1: the new public key added everywhere; old sessions go on', async () => {
     await deploy({ privateKey: oldKeys.privateKey, current: oldKeys.publicKey, others: [newKeys.publicKey] });
+    // What an operator checks on every pod before step 2: the new kid is accepted.
+    const accepted = { acceptedKids: [keyIdOf(oldKeys.publicKey), keyIdOf(newKeys.publicKey)] };
+    expect(startupLog(appStore!)).toMatchObject(accepted);
+    expect(startupLog(auth!)).toMatchObject({ ...accepted, signingKid: keyIdOf(oldKeys.publicKey) });
     expect(await statuses(oldToken)).toEqual(OK);
     expect(await statuses(legacy)).toEqual(OK);
     expect(kidOf(await login('rotation.step1@example.com'))).toBe(keyIdOf(oldKeys.publicKey));

@@ -64,6 +64,16 @@ export function loadJwtKeys(opts: {
   return { ...dev, verifyKeys: [dev.publicKey, ...others] };
 }
 
+/**
+ * What a process logs at start (`session keys`): the kid it signs with (auth) and the kids it
+ * accepts, so an operator can see that every pod has the new key before auth switches to it.
+ */
+export function jwtKeyIds(keys: JwtKeys): { signingKid?: string; acceptedKids: string[] } {
+  const accepted = [...new Set(keys.verifyKeys.map(keyIdOf))];
+  if (!keys.privateKey) return { acceptedKids: accepted };
+  return { signingKid: keyIdOf(keys.privateKey), acceptedKids: accepted };
+}
+
 /** The keys of JWT_PUBLIC_KEYS, each checked to be a P-256 public key. */
 function otherPublicKeys(bundle: string | undefined): string[] {
   if (!bundle?.trim()) return [];

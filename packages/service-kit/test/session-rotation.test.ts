@@ -7,7 +7,7 @@ import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
 import { ConfigError } from '../src/config.js';
-import { loadJwtKeys } from '../src/jwt-keys.js';
+import { jwtKeyIds, loadJwtKeys } from '../src/jwt-keys.js';
 import { createLogger } from '../src/logger.js';
 import { createRedis, waitForRedis } from '../src/redis.js';
 import { requireSession, sessionMiddleware } from '../src/session.js';
@@ -159,6 +159,16 @@ describe('loadJwtKeys with JWT_PUBLIC_KEYS', () => {
     expect(loadJwtKeys({ ...newKeys, otherPublicKeys: '', production: true, needPrivate: true }).verifyKeys).toEqual([
       newKeys.publicKey,
     ]);
+  });
+
+  it('names the signing kid (auth) and the accepted kids, for the start-up log', () => {
+    const auth = loadJwtKeys({ ...newKeys, otherPublicKeys: oldKeys.publicKey, production: true, needPrivate: true });
+    expect(jwtKeyIds(auth)).toEqual({
+      signingKid: keyIdOf(newKeys.publicKey),
+      acceptedKids: [keyIdOf(newKeys.publicKey), keyIdOf(oldKeys.publicKey)],
+    });
+    const verifier = loadJwtKeys({ publicKey: oldKeys.publicKey, production: true, needPrivate: false });
+    expect(jwtKeyIds(verifier)).toEqual({ acceptedKids: [keyIdOf(oldKeys.publicKey)] });
   });
 
   it('refuses a value that holds no public key, or a private key, naming the setting', () => {

@@ -8,6 +8,7 @@ import {
   startSystemMessageRelay,
   exitOnStartupError,
   loadConfig,
+  jwtKeyIds,
   loadJwtKeys,
 } from '@svc/service-kit';
 import { buildApp } from './app.js';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   });
   const secret = ipHashSecret(config);
   const rt = createRuntime('app-store', config);
+  rt.logger.info(jwtKeyIds(keys), 'session keys');
   const target = rt.databaseTarget(config.APP_STORE_DATABASE_URL);
   const db = new PrismaClient({ adapter: createPgAdapter(target) });
   const listingPool = createPgPool(target);

@@ -1,6 +1,6 @@
 // auth process: configuration, wiring, listen, graceful shutdown.
 import { createHash } from 'node:crypto';
-import { createPgAdapter, createRuntime, exitOnStartupError, loadJwtKeys } from '@svc/service-kit';
+import { createPgAdapter, createRuntime, exitOnStartupError, jwtKeyIds, loadJwtKeys } from '@svc/service-kit';
 import { buildApp } from './app.js';
 import { loadAuthConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -16,6 +16,7 @@ async function main() {
     needPrivate: true,
   });
   const rt = createRuntime('auth', config);
+  rt.logger.info(jwtKeyIds(keys), 'session keys');
   const db = new PrismaClient({
     adapter: createPgAdapter(rt.databaseTarget(config.AUTH_DATABASE_URL)),
   });

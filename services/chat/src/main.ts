@@ -6,6 +6,7 @@ import {
   createRuntime,
   exitOnStartupError,
   loadConfig,
+  jwtKeyIds,
   loadJwtKeys,
   withTimeout,
 } from '@svc/service-kit';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     needPrivate: false,
   });
   const rt = createRuntime('chat', config);
+  rt.logger.info(jwtKeyIds(keys), 'session keys');
   const db = new PrismaClient({
     adapter: createPgAdapter(rt.databaseTarget(config.CHAT_DATABASE_URL)),
   });

@@ -10,6 +10,7 @@ import {
   closeRedis,
   exitOnStartupError,
   loadConfig,
+  jwtKeyIds,
   loadJwtKeys,
 } from '@svc/service-kit';
 import { createSafeFetcher } from '@svc/safe-fetch';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   });
   const hashIp = createIpHasher(ipHashSecret(config));
   const rt = createRuntime('sites', config);
+  rt.logger.info(jwtKeyIds(keys), 'session keys');
   const target = rt.databaseTarget(config.SITES_DATABASE_URL);
   const db = new PrismaClient({ adapter: createPgAdapter(target) });
   const listingPool = createPgPool(target);
