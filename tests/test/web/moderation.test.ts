@@ -2,7 +2,8 @@
 // a moderator restores it through its page (the API says approved again) and finds the entry
 // in the audit log; blocking works as a plain form post without JavaScript; a site is hidden
 // and shown again, a chat sender muted, by id. Readers who are not moderators get the HTML 403
-// page and no header link; readers without a session go to the login page.
+// page and no header link; readers without a session go to the login page. The pages are
+// checked by axe-core, and every browser's console must stay clean (CSP violations land there).
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { apiLogin, expectAccessible, launchBrowser, openPage, screenshot } from './browser.js';
@@ -156,6 +157,18 @@ describe('the moderation pages', () => {
     await context.addCookies([{ name: moderator.cookie.slice(0, eq), value: moderator.cookie.slice(eq + 1), url: sys.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
+    // The server checks a post too (one that skipped the browser's checks): nothing is sent.
+    const blank = await fetch(`${sys.baseUrl}/moderation/apps/${SLUG}`, {
+      method: 'POST',
+      headers: { cookie: moderator.cookie, 'x-forwarded-for': MOD_IP, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'block', reason: '   ' }).toString(),
+      redirect: 'manual',
+    });
+    expect(blank.status).toBe(200);
+    expect(blank.headers.get('content-security-policy')).toMatch(/script-src[^;]*'nonce-/);
+    expect(await blank.text()).toContain('Please fill this in.');
+    expect(await appStatus()).toBe('approved');
+
     await page.goto(`/moderation/apps/${SLUG}`);
     const block = page.getByRole('form', { name: 'Block the app' });
     await block.getByLabel('Reason', { exact: true }).fill('Malware confirmed by hand');
