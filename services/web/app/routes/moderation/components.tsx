@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, type MetaDescriptor } from 'react-router';
 import { describeFailure, type AnyT } from '../../components/apps/errors';
 import { pageMeta, rootOf } from '../../components/apps/meta';
+import { dateTimeFormat } from '../../lib/intl';
 import { useRootData } from '../../root';
 import type { Field, Problems } from './commands';
 import type { ActionResult } from './moderation.server';
@@ -80,8 +81,7 @@ function failureText(result: Extract<ActionResult, { ok: false }>, t: AnyT): str
 }
 
 function utc(lang: string, iso: string): string {
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-  return `${format.format(new Date(iso))} UTC`;
+  return `${dateTimeFormat(lang).format(new Date(iso))} UTC`;
 }
 
 /** The outcome of a form's last post, spoken politely (success) or as an alert (failure). */
