@@ -45,19 +45,27 @@ export interface RootData {
   dir: 'ltr' | 'rtl';
   messages: LanguageMessages;
   user: AuthUser | null;
+  /** The session acts as a moderator (`is_moderator` of /api/auth/me): the header links /moderation. */
+  isModerator: boolean;
   captchaSiteKey: string | null;
   publicBaseUrl: string;
 }
 
-async function currentUser(api: SvcClient, request: Request): Promise<AuthUser | null> {
-  if (!hasSession(request)) return null;
+interface CurrentUser {
+  user: AuthUser | null;
+  isModerator: boolean;
+}
+
+async function currentUser(api: SvcClient, request: Request): Promise<CurrentUser> {
+  if (!hasSession(request)) return { user: null, isModerator: false };
   try {
-    return (await api.auth.me()).user;
+    const me = await api.auth.me();
+    return { user: me.user, isModerator: me.is_moderator };
   } catch (err) {
     // An expired or revoked session is simply "logged out"; other failures are too
     // (the page still renders, the account menu offers to log in again).
-    if (err instanceof ApiError && err.status === 401) return null;
-    return null;
+    if (err instanceof ApiError && err.status === 401) return { user: null, isModerator: false };
+    return { user: null, isModerator: false };
   }
 }
 
@@ -69,12 +77,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     acceptLanguage: request.headers.get('accept-language'),
   });
   const ctx = context.get(webRequest);
-  const user = await currentUser(serverApi(request, context), request);
+  const { user, isModerator } = await currentUser(serverApi(request, context), request);
   const body: RootData = {
     lang,
     dir: directionOf(lang),
     messages: messagesFor(lang),
     user,
+    isModerator,
     captchaSiteKey: ctx.captchaSiteKey ?? null,
     publicBaseUrl: ctx.publicBaseUrl,
   };
@@ -146,14 +155,14 @@ export default function App() {
 
 function ErrorPage({ status }: { status: number }) {
   const { t } = useTranslation('common');
-  const notFound = status === 404;
+  const kind = status === 404 ? 'notFound' : status === 403 ? 'forbidden' : 'error';
   return (
     <section className="error-page">
-      <title>{`${notFound ? t('pages.notFoundTitle') : t('pages.errorTitle')} · svc`}</title>
+      <title>{`${t(`pages.${kind}Title`)} · svc`}</title>
       <meta name="robots" content="noindex" />
       <p className="error-status">{status}</p>
-      <h1>{notFound ? t('pages.notFoundTitle') : t('pages.errorTitle')}</h1>
-      <p>{notFound ? t('pages.notFoundText') : t('pages.errorText')}</p>
+      <h1>{t(`pages.${kind}Title`)}</h1>
+      <p>{t(`pages.${kind}Text`)}</p>
       <p>
         <a href="/">{t('pages.backHome')}</a>
       </p>

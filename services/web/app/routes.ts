@@ -20,6 +20,13 @@ export default [
   route('developer', 'routes/apps/developer.tsx'),
   route('developer/apps/:slug', 'routes/apps/developer-app.tsx'),
 
+  // Moderation (moderators only; others the 403 page): the report queue, an app's reports
+  // and decisions, the audit log, sites and chat by id.
+  route('moderation', 'routes/moderation/queue.tsx'),
+  route('moderation/apps/:slug', 'routes/moderation/app.tsx'),
+  route('moderation/audit', 'routes/moderation/audit.tsx'),
+  route('moderation/tools', 'routes/moderation/tools.tsx'),
+
   // Anything else: the HTML 404 page.
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -92,6 +92,7 @@ function AccountMenu() {
 
 export function SiteHeader() {
   const { t } = useTranslation('common');
+  const root = useRootData();
   return (
     <header className="site-header">
       <a className="skip-link" href="#main">
@@ -119,6 +120,11 @@ export function SiteHeader() {
           <li>
             <NavLink to="/developer">{t('nav.developer')}</NavLink>
           </li>
+          {root?.isModerator ? (
+            <li>
+              <NavLink to="/moderation">{t('nav.moderation')}</NavLink>
+            </li>
+          ) : null}
         </ul>
       </nav>
       <div className="header-tools">

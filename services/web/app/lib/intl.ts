@@ -21,3 +21,7 @@ export const dateFormat = (lang: string): Intl.DateTimeFormat =>
 /** Hours and minutes in `timeZone` (undefined: the runtime's own, i.e. the reader's in a browser). */
 export const timeFormat = (lang: string, timeZone?: string): Intl.DateTimeFormat =>
   memo(`t|${lang}|${timeZone ?? ''}`, () => new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', timeZone }));
+
+/** A date with hours and minutes, in UTC (the server and the browser write the same text). */
+export const dateTimeFormat = (lang: string): Intl.DateTimeFormat =>
+  memo(`dt|${lang}`, () => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }));

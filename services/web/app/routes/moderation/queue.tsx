@@ -1,0 +1,122 @@
+// /moderation: the report queue — apps with open reports, newest report first, paged
+// (`?offset=`): name and slug (to the app's reports), status, distinct open reporters, the
+// reasons counted, the latest report. Reporters are never named (the API does not know them
+// to the page either).
+import type { ModerationQueueItem } from '@svc/types';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { Route } from './+types/queue';
+import { numberFormat } from '../../lib/intl';
+import { useRootData } from '../../root';
+import { ModerationNav, moderationMeta, StatusBadge, When } from './components';
+import { loaderFailure, requireModerator } from './moderation.server';
+import css from './moderation.css?url';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];
+
+export function meta({ matches }: Route.MetaArgs) {
+  return moderationMeta(matches, 'queue.title');
+}
+
+const PAGE_SIZE = 20;
+
+function offsetOf(url: URL): number {
+  const raw = url.searchParams.get('offset') ?? '';
+  return /^\d{1,7}$/.test(raw) ? Number(raw) : 0;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const api = await requireModerator(request, context);
+  const offset = offsetOf(new URL(request.url));
+  try {
+    const page = await api.appModeration.queue({ limit: PAGE_SIZE, offset });
+    return { apps: page.apps, meta: page.meta, limit: PAGE_SIZE };
+  } catch (err) {
+    return loaderFailure(request, err);
+  }
+}
+
+function Reasons({ item }: { item: ModerationQueueItem }) {
+  const { t } = useTranslation('apps');
+  const lang = useRootData()?.lang ?? 'en';
+  const entries = Object.entries(item.reasons).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
+  return (
+    <ul className="reason-counts">
+      {entries.map(([reason, n]) => (
+        <li key={reason}>
+          {t(`report.reasons.${reason}`)} <span className="count">×{numberFormat(lang).format(n ?? 0)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export default function QueuePage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('moderation');
+  const lang = useRootData()?.lang ?? 'en';
+  const numbers = numberFormat(lang);
+  const { apps, meta, limit } = loaderData;
+  const page = Math.floor(meta.offset / limit) + 1;
+  const pages = Math.max(1, Math.ceil(meta.total / limit));
+  return (
+    <div className="moderation-page">
+      <ModerationNav />
+      <h1>{t('queue.title')}</h1>
+      <p className="hint">{t('queue.intro', { total: numbers.format(meta.total) })}</p>
+      {apps.length === 0 ? (
+        <p className="moderation-empty">{t('queue.empty')}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="moderation-table" data-testid="report-queue">
+            <caption className="visually-hidden">{t('queue.title')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('queue.app')}</th>
+                <th scope="col">{t('queue.status')}</th>
+                <th scope="col">{t('queue.reporters')}</th>
+                <th scope="col">{t('queue.reasons')}</th>
+                <th scope="col">{t('queue.latest')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {apps.map((item) => (
+                <tr key={item.slug} data-slug={item.slug}>
+                  <td>
+                    <Link to={`/moderation/apps/${encodeURIComponent(item.slug)}`}>{item.name}</Link>
+                    <br />
+                    <code className="hint">{item.slug}</code>
+                  </td>
+                  <td>
+                    <StatusBadge status={item.status} />
+                  </td>
+                  <td>{numbers.format(item.open_reporters)}</td>
+                  <td>
+                    <Reasons item={item} />
+                  </td>
+                  <td>
+                    <When iso={item.latest_report_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 ? (
+        <nav className="pager" aria-label={t('queue.pagination')}>
+          {meta.offset > 0 ? (
+            <Link rel="prev" to={`/moderation?offset=${Math.max(0, meta.offset - limit)}`}>
+              {t('ui.previous', { ns: 'common' })}
+            </Link>
+          ) : null}
+          <span aria-current="page">{t('queue.pageOf', { page: numbers.format(page), pages: numbers.format(pages) })}</span>
+          {meta.offset + limit < meta.total ? (
+            <Link rel="next" to={`/moderation?offset=${meta.offset + limit}`}>
+              {t('ui.next', { ns: 'common' })}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
