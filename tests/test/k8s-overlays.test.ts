@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
@@ -50,6 +51,67 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
   'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
 };
+
+/**
+ * The same kinds as TypeScript interfaces of those packages. The JSON schemas accept
+ * unknown fields; TypeScript's excess-property check on an object literal does not, so a
+ * misspelt or misplaced field (`timeout` for `timeouts`, `port` one level too deep) fails.
+ */
+const TYPES: Record<string, [module: string, type: string]> = Object.fromEntries(
+  Object.keys(MODELS).map((key) => {
+    const [group, version, kind] =
+      key.includes('.') || key.split('/').length === 3 ? key.split('/') : ['', ...key.split('/')];
+    const pkg = group?.startsWith('gateway.networking')
+      ? '@kubernetes-models/gateway-api'
+      : group?.startsWith('monitoring.coreos')
+        ? '@kubernetes-models/prometheus-operator'
+        : 'kubernetes-models';
+    return [key, [`${pkg}/${group ? `${group}/` : ''}${version}/${kind}`, `I${kind}`]];
+  }),
+);
+
+/**
+ * Type-checks every object as a literal of its interface, all renderings in one program
+ * (one compile); returns `id: message` lines per rendering.
+ */
+function excessFieldErrors(renderings: Map<string, K8sObject[]>): Map<string, string[]> {
+  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '__k8s_objects__.ts');
+  const all = [...renderings].flatMap(([target, objects]) => objects.map((o) => ({ target, o })));
+  const lines = all.map(({ o }, i) => {
+    const [module, type] = TYPES[`${o.apiVersion}/${o.kind}`]!;
+    return `import type { ${type} as T${i} } from '${module}';`;
+  });
+  const firstObjectLine = lines.length;
+  all.forEach(({ o }, i) => lines.push(`export const o${i}: T${i} = ${JSON.stringify(o)};`));
+  const source = lines.join('\n');
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, lang, ...rest) =>
+    name === file ? ts.createSourceFile(name, source, lang) : getSourceFile(name, lang, ...rest);
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => name === file || fileExists(name);
+  const program = ts.createProgram([file], options, host);
+  const out = new Map([...renderings.keys()].map((target) => [target, [] as string[]]));
+  for (const d of ts.getPreEmitDiagnostics(program)) {
+    const line =
+      d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1;
+    const owner = all[line - firstObjectLine];
+    const message = ts.flattenDiagnosticMessageText(d.messageText, ' ');
+    // A diagnostic outside the object lines (an import) belongs to every rendering.
+    for (const target of owner ? [owner.target] : out.keys())
+      out.get(target)!.push(`${owner ? idOf(owner.o) : `line ${line}`}: ${message}`);
+  }
+  return out;
+}
 
 /** Public port of every process (the worker's serves only /healthz). */
 const PORTS: Record<string, number> = {
@@ -115,6 +177,7 @@ const OVERLAYS = ['development', 'production'];
 const rendered = new Map(
   Object.entries(TARGETS).map(([name, t]) => [name, renderKustomization(path.join(K8S, t.dir))]),
 );
+let fieldErrors: Map<string, string[]> | undefined;
 const objectsOf = (target: string) => rendered.get(target) ?? [];
 const ofKind = (target: string, kind: string) => objectsOf(target).filter((o) => o.kind === kind);
 const named = (target: string, kind: string, name: string) =>
@@ -343,6 +406,11 @@ describe.each(Object.keys(TARGETS))('k8s %s, rendered', (target) => {
       }
       expect({ id: idOf(o), error }).toEqual({ id: idOf(o), error: '' });
     }
+  });
+
+  it('has no field the Kubernetes / Gateway API / Prometheus Operator types do not know', () => {
+    fieldErrors ??= excessFieldErrors(rendered);
+    expect(fieldErrors.get(target)).toEqual([]);
   });
 
   it('puts everything but the Namespace into the namespace svc', () => {

@@ -128,6 +128,12 @@ interface JsonPatchOp {
 }
 
 function applyOp(doc: K8sObject, op: JsonPatchOp) {
+  for (const key of Object.keys(op)) {
+    if (!['op', 'path', 'value'].includes(key))
+      throw new Error(`patch ${op.path}: unknown key ${key}`);
+  }
+  if ((op.op === 'add' || op.op === 'replace') && !('value' in op))
+    throw new Error(`patch ${op.op} ${op.path} has no value`);
   const keys = op.path
     .split('/')
     .slice(1)
