@@ -1,5 +1,6 @@
 // Static checks of the deployment files: Dockerfile, docker-compose.yml and the k8s/
-// kustomize base. Nothing is started; the files are parsed and cross-checked against the
+// kustomize base (k8s/base; the rendered overlays, NetworkPolicies and monitoring are
+// checked in k8s-overlays.test.ts). Nothing is started; the files are parsed and cross-checked against the
 // table of processes below and against each other (a probe on the wrong port, a Secret
 // key nobody created, an HPA aimed at a Deployment that does not exist, a file missing
 // from kustomization.yaml all fail here rather than in a cluster).
@@ -13,7 +14,9 @@ import { parse, parseAllDocuments } from 'yaml';
 const ROOT =
   process.env.DEPLOYMENT_ROOT ??
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const K8S_DIR = path.join(ROOT, 'k8s');
+const K8S_DIR = path.join(ROOT, 'k8s', 'base');
+/** The private operations listener (/metrics, detailed /readyz) of every process. */
+const OPS_PORT = 9090;
 
 // ---------------------------------------------------------------------------------------
 // What every process needs (docs/architecture.md, docs/configuration.md, service-kit's catalog).
@@ -38,7 +41,7 @@ interface ProcessSpec {
   needs: string[];
   /** Settings that must be a URL of another process: name → process. */
   urls?: Record<string, string>;
-  /** Has a Kubernetes Service (the worker is called by nobody). */
+  /** Has a Kubernetes Service with its public port (the worker's has only `ops`). */
   k8sService: boolean;
   hpa: boolean;
   usesDatabase: boolean;
@@ -246,7 +249,7 @@ interface Resource {
     labels?: Labels;
     annotations?: Record<string, string>;
   };
-  // Deployment/Job/Service/PDB/HPA/Ingress/ConfigMap/Secret fields, all optional.
+  // Deployment/Job/Service/PDB/HPA/ConfigMap/Secret fields, all optional.
   spec?: {
     replicas?: number;
     selector?: Selector | Labels;
@@ -257,17 +260,6 @@ interface Resource {
     maxReplicas?: number;
     minAvailable?: number | string;
     maxUnavailable?: number | string;
-    ingressClassName?: string;
-    rules?: {
-      host?: string;
-      http?: {
-        paths: {
-          path: string;
-          pathType: string;
-          backend: { service?: { name: string; port: { name?: string; number?: number } } };
-        }[];
-      };
-    }[];
   };
   data?: Record<string, string>;
   stringData?: Record<string, string>;
@@ -761,20 +753,21 @@ describe('k8s kustomization', () => {
     expect(named('Namespace', kustomization.namespace!)).toBeDefined();
   });
 
-  it('sets every image through images: and uses only ghcr.io/svc-platform images', () => {
+  it('uses only ghcr.io/svc-platform images, untagged: each overlay pins the tag', () => {
     const used = applied.flatMap((l) =>
       (l.res.spec?.template?.spec.containers ?? []).map((c) => c.image ?? ''),
     );
     expect(used.length).toBeGreaterThan(0);
-    const imageNames = new Set((kustomization.images ?? []).map((i) => i.name));
     for (const image of used) {
       expect(image.startsWith(IMAGE_PREFIX)).toBe(true);
-      expect({ image, listed: imageNames.has(image.split(':')[0]!) }).toEqual({
-        image,
-        listed: true,
-      });
+      expect({ image, tagged: /[:@]/.test(image.slice(IMAGE_PREFIX.length)) }).toEqual({ image, tagged: false });
     }
-    for (const i of kustomization.images ?? []) expect(i.newTag ?? i.digest).toBeDefined();
+    // No tag in the base, so a forgotten overlay entry cannot fall back to `latest`.
+    expect(kustomization.images ?? []).toEqual([]);
+  });
+
+  it('sets OPS_PORT for every process to the port named ops', () => {
+    expect(named('ConfigMap', 'svc-config')?.data?.OPS_PORT).toBe(String(OPS_PORT));
   });
 
   it('keeps only placeholders in the Secret template', () => {
@@ -812,11 +805,16 @@ describe('k8s workloads', () => {
       return d;
     };
 
-    it(`runs ${IMAGE_PREFIX}${name} listening on ${p.port}`, () => {
+    it(`runs ${IMAGE_PREFIX}${name} listening on ${p.port} (http) and ${OPS_PORT} (ops)`, () => {
       const d = deployment();
       const c = mainContainer(d);
       expect(c.image).toBe(`${IMAGE_PREFIX}${name}`);
-      expect(c.ports?.map((x) => x.containerPort)).toContain(p.port);
+      expect(resolvePort(c, 'http')).toBe(p.port);
+      expect(resolvePort(c, 'ops')).toBe(OPS_PORT);
+      expect(c.ports).toHaveLength(2);
+      // Prometheus annotations (scrapers without the operator) point at ops as well.
+      const annotations = (d.spec?.template?.metadata as { annotations?: Record<string, string> })?.annotations;
+      expect(annotations?.['prometheus.io/port']).toBe(String(OPS_PORT));
       // The Deployment's selector selects its own pods.
       expect(matches(selectorLabels(d.spec?.selector), d.spec?.template?.metadata?.labels)).toBe(
         true,
@@ -825,13 +823,13 @@ describe('k8s workloads', () => {
 
     // The gateway's /readyz aggregates all services: as its pod readiness, one service
     // outage would take the whole origin down, so it is ready when it is alive.
-    const readinessPath = name === 'gateway' ? '/healthz' : '/readyz';
-    it(`has a liveness probe on /healthz and a readiness probe on ${readinessPath}, on its port`, () => {
+    const readiness = name === 'gateway' ? { path: '/healthz', port: p.port } : { path: '/readyz', port: OPS_PORT };
+    it(`has a liveness probe on /healthz (http) and a readiness probe on ${readiness.path} (${readiness.port})`, () => {
       const c = mainContainer(deployment());
       expect(c.livenessProbe?.httpGet?.path).toBe('/healthz');
-      expect(c.readinessProbe?.httpGet?.path).toBe(readinessPath);
       expect(resolvePort(c, c.livenessProbe?.httpGet?.port)).toBe(p.port);
-      expect(resolvePort(c, c.readinessProbe?.httpGet?.port)).toBe(p.port);
+      expect(c.readinessProbe?.httpGet?.path).toBe(readiness.path);
+      expect(resolvePort(c, c.readinessProbe?.httpGet?.port)).toBe(readiness.port);
     });
 
     it('sets resource requests and limits', () => {
@@ -874,18 +872,26 @@ describe('k8s workloads', () => {
     });
 
     it(
-      p.k8sService ? 'has a Service that selects its pods' : 'has no Service (nothing calls it)',
+      p.k8sService
+        ? 'has a Service that selects its pods, http first, then ops'
+        : 'has a Service with only the ops port (nothing calls it; Prometheus scrapes it)',
       () => {
         const svc = named('Service', name);
-        if (!p.k8sService) {
-          expect(svc).toBeUndefined();
-          return;
-        }
         const d = deployment();
         expect(
           matches(selectorLabels(svc?.spec?.selector), d.spec?.template?.metadata?.labels),
         ).toBe(true);
-        const port = svc!.spec?.ports?.[0];
+        const ports = svc!.spec?.ports ?? [];
+        const ops = ports.find((x) => x.name === 'ops');
+        expect(ops?.port).toBe(OPS_PORT);
+        expect(resolvePort(mainContainer(d), ops?.targetPort ?? ops?.port)).toBe(OPS_PORT);
+        if (!p.k8sService) {
+          expect(ports).toHaveLength(1);
+          return;
+        }
+        expect(ports).toHaveLength(2);
+        const port = ports[0];
+        expect(port?.name).toBe('http');
         expect(port?.port).toBe(p.port);
         expect(resolvePort(mainContainer(d), port?.targetPort ?? port?.port)).toBe(p.port);
       },
@@ -966,41 +972,6 @@ describe('k8s workloads', () => {
         expect(() => containerSettings(c)).not.toThrow();
       }
     }
-  });
-});
-
-describe('k8s Ingress', () => {
-  const ingresses = ofKind('Ingress');
-
-  it('routes / to the gateway Service port', () => {
-    expect(ingresses).toHaveLength(1);
-    const ing = ingresses[0]!;
-    expect(ing.apiVersion).toBe('networking.k8s.io/v1');
-    const paths = (ing.spec?.rules ?? []).flatMap((r) => r.http?.paths ?? []);
-    const root = paths.find((x) => x.path === '/');
-    expect(root?.pathType).toBe('Prefix');
-    const backend = root?.backend.service;
-    expect(backend?.name).toBe('gateway');
-    const gatewayPorts = named('Service', 'gateway')?.spec?.ports ?? [];
-    const hit = gatewayPorts.some(
-      (sp) =>
-        (backend?.port.name !== undefined && sp.name === backend.port.name) ||
-        sp.port === backend?.port.number,
-    );
-    expect(hit).toBe(true);
-    // Every backend is a Service of the base.
-    for (const x of paths) expect(named('Service', x.backend.service?.name ?? '')).toBeDefined();
-  });
-
-  it('keeps WebSocket connections open for an hour (ingress-nginx timeouts)', () => {
-    const a = ingresses[0]?.metadata.annotations ?? {};
-    expect(Number(a['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(
-      3600,
-    );
-    expect(Number(a['nginx.ingress.kubernetes.io/proxy-send-timeout'])).toBeGreaterThanOrEqual(
-      3600,
-    );
-    expect(ingresses[0]?.spec?.ingressClassName).toBe('nginx');
   });
 });
 
