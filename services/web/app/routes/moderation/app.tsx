@@ -33,7 +33,7 @@ export async function action({ request, context, params }: Route.ActionArgs): Pr
 }
 
 type Decision = 'restore' | 'block' | 'dismiss';
-const DECISIONS: readonly Decision[] = ['restore', 'block', 'dismiss'];
+const APP_ACTIONS: readonly Decision[] = ['restore', 'block', 'dismiss'];
 /** One fetcher for the three forms: the outcome outlives the form (restore leaves with the block). */
 const FETCHER_KEY = 'moderation-app-decision';
 
@@ -149,7 +149,7 @@ export default function ModerationAppPage({ loaderData }: Route.ComponentProps) 
       <p className="hint">{t('app.openCount', { open })}</p>
       <section aria-labelledby="decide-title">
         <h2 id="decide-title">{t('app.decideTitle')}</h2>
-        <Outcome result={result} intents={DECISIONS} />
+        <Outcome result={result} intents={APP_ACTIONS} />
         <div className="decisions">
           {decisions.map((d) => (
             <DecisionForm key={`${d}-${app.status}`} intent={d} reasonMax={reasonMax} />
