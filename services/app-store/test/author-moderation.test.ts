@@ -253,6 +253,30 @@ describe('a block by reports, the appeal, the restore and a new block', () => {
   });
 });
 
+describe('an appeal racing a restore', () => {
+  it('leaves one consistent state, 5 rounds: a recorded appeal is closed, or it was refused', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const app = await h.seedApp(author);
+      expect((await act(app.slug, 'block', { reason: `round ${round}` })).status).toBe(200);
+      const [appealed, restored] = await Promise.all([
+        appeal(author, app.slug, { text: `round ${round}` }),
+        act(app.slug, 'restore', { reason: 'fine' }),
+      ]);
+      expect(restored.status).toBe(200);
+      const rows = await h.db.appAppeal.findMany({ where: { appId: app.id } });
+      if (appealed.status === 201) {
+        expect(rows).toHaveLength(1);
+        expect(rows[0]!.closedAt).not.toBeNull();
+      } else {
+        expect([appealed.status, appealed.body]).toEqual([409, { error: 'App is not blocked' }]);
+        expect(rows).toHaveLength(0);
+      }
+      const row = await h.db.app.findUnique({ where: { id: app.id } });
+      expect([row!.status, row!.blockAuditId]).toEqual(['approved', null]);
+    }
+  });
+});
+
 describe('the queue lists a blocked app with an appeal and no open reports', () => {
   it('open_reporters 0, no reasons, latest_report_at null, the appeal; newest first', async () => {
     const quiet = await h.seedApp(author);
