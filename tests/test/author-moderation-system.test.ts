@@ -42,7 +42,8 @@ async function mailsTo(to: string, subject: RegExp, n: number, ms = 20_000) {
   for (;;) {
     const found = resend.sent.filter((m) => [m.to].flat().includes(to) && subject.test(m.subject));
     if (found.length >= n) return found;
-    if (Date.now() > deadline) throw new Error(`${n} e-mail(s) "${subject}" to ${to} did not arrive`);
+    if (Date.now() > deadline)
+      throw new Error(`${n} e-mail(s) "${subject}" to ${to} did not arrive`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -154,18 +155,25 @@ describe('a blocked app, its author, the appeal and the restore', () => {
   it("the author's audit view: the whole story, actors as roles, never the moderator's id", async () => {
     const audit = await call(`/api/v1/me/apps/${slug}/audit`, { cookie: author.cookie });
     expect(audit.status).toBe(200);
-    expect(audit.body.entries.map((e: { action: string; actor: string }) => [e.action, e.actor])).toEqual([
+    expect(
+      audit.body.entries.map((e: { action: string; actor: string }) => [e.action, e.actor]),
+    ).toEqual([
       ['app.restored', 'moderator'],
       ['app.appealed', 'author'],
       ['app.blocked', 'system'],
     ]);
-    const moderatorView = await call(`/api/v1/moderation/audit?target_type=app&target_id=${audit.body.entries[0].target_id}`, {
-      cookie: moderator.cookie,
-    });
+    const moderatorView = await call(
+      `/api/v1/moderation/audit?target_type=app&target_id=${audit.body.entries[0].target_id}`,
+      {
+        cookie: moderator.cookie,
+      },
+    );
     const moderatorId = moderatorView.body.entries[0].actor;
     expect(moderatorId).not.toBe('moderator');
     expect(audit.text).not.toContain(moderatorId);
     const stranger = await login('stranger');
-    expect((await call(`/api/v1/me/apps/${slug}/audit`, { cookie: stranger.cookie })).status).toBe(404);
+    expect((await call(`/api/v1/me/apps/${slug}/audit`, { cookie: stranger.cookie })).status).toBe(
+      404,
+    );
   });
 });

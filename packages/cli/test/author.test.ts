@@ -78,7 +78,10 @@ describe('svc apps: the author of a blocked app', () => {
   it('appeal sends the text with the session and prints the answer', async () => {
     api.on('POST /api/v1/me/apps/flagged/appeal', {
       status: 201,
-      json: { slug: 'flagged', appeal: { text: 'not spam', created_at: '2026-11-23T05:10:00.000Z' } },
+      json: {
+        slug: 'flagged',
+        appeal: { text: 'not spam', created_at: '2026-11-23T05:10:00.000Z' },
+      },
     });
     const res = await svc(['apps', 'appeal', 'flagged', '--text', '  not spam ']);
     expect(res.code).toBe(0);

@@ -64,7 +64,12 @@ export function createAuthorStore(db: PrismaClient) {
       try {
         return await db.$transaction(async (tx) => {
           const rows = await tx.$queryRaw<
-            Array<{ id: string; author_id: string; status: AppStatus; block_audit_id: bigint | null }>
+            Array<{
+              id: string;
+              author_id: string;
+              status: AppStatus;
+              block_audit_id: bigint | null;
+            }>
           >`SELECT id, author_id, status::text AS status, block_audit_id FROM apps
             WHERE slug = ${slug} FOR UPDATE`;
           const row = rows[0];
@@ -103,7 +108,10 @@ export function createAuthorStore(db: PrismaClient) {
       authorId: string,
       page: { cursor?: string; limit?: number },
     ): Promise<{ page: AuditPage; authorId: string } | null> {
-      const app = await db.app.findUnique({ where: { slug }, select: { id: true, authorId: true } });
+      const app = await db.app.findUnique({
+        where: { slug },
+        select: { id: true, authorId: true },
+      });
       if (!app || app.authorId !== authorId) return null;
       return {
         page: await listAudit(db, { targetType: 'app', targetId: app.id, ...page }),

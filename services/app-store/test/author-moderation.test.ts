@@ -35,9 +35,15 @@ const report = (slug: string, reason: string) =>
     .set('Cookie', h.user('reporter').cookie)
     .send({ reason });
 const act = (slug: string, action: string, body: Record<string, unknown> = {}) =>
-  request(h.app).post(`/api/v1/moderation/apps/${slug}/${action}`).set('Cookie', mod.cookie).send(body);
+  request(h.app)
+    .post(`/api/v1/moderation/apps/${slug}/${action}`)
+    .set('Cookie', mod.cookie)
+    .send(body);
 const appeal = (u: TestUser, slug: string, body: unknown) =>
-  request(h.app).post(`/api/v1/me/apps/${slug}/appeal`).set('Cookie', u.cookie).send(body as object);
+  request(h.app)
+    .post(`/api/v1/me/apps/${slug}/appeal`)
+    .set('Cookie', u.cookie)
+    .send(body as object);
 const myApps = async (u: TestUser) =>
   MyAppsResponse.parse((await request(h.app).get('/api/v1/me/apps').set('Cookie', u.cookie)).body)
     .apps;
@@ -68,7 +74,10 @@ describe('rules', () => {
     expect(decideAppeal(undefined, 'u1', false)).toEqual({ kind: 'not-found' });
     expect(decideAppeal(blocked, 'u2', false)).toEqual({ kind: 'not-found' });
     expect(decideAppeal({ ...blocked, status: 'approved' }, 'u1', false).kind).toBe('conflict');
-    expect(decideAppeal(blocked, 'u1', true)).toEqual({ kind: 'conflict', message: ALREADY_APPEALED });
+    expect(decideAppeal(blocked, 'u1', true)).toEqual({
+      kind: 'conflict',
+      message: ALREADY_APPEALED,
+    });
     expect(decideAppeal(blocked, 'u1', false)).toEqual({ kind: 'appeal', blockKey: 7n });
     expect(blockKey(null)).toBe(0n);
   });
@@ -124,7 +133,12 @@ describe('a block by reports, the appeal, the restore and a new block', () => {
     expect(notice).toMatchObject({
       id: `app-notice-${entries[0]!.id}`,
       name: 'app_blocked',
-      data: { template: 'app_blocked', app: { slug }, by: 'reports', reason_summary: '5 reports: 3 spam, 2 malware' },
+      data: {
+        template: 'app_blocked',
+        app: { slug },
+        by: 'reports',
+        reason_summary: '5 reports: 3 spam, 2 malware',
+      },
     });
   });
 
@@ -182,7 +196,10 @@ describe('a block by reports, the appeal, the restore and a new block', () => {
     expect((await appeal(author, slug, { text: 'late' })).status).toBe(409);
     const notices = await noticesFor(author.id);
     expect(notices.map((n) => n.data.template)).toEqual(['app_blocked', 'app_restored']);
-    expect(notices[1]!.data).toMatchObject({ app: { slug }, reason_summary: 'the reports were false' });
+    expect(notices[1]!.data).toMatchObject({
+      app: { slug },
+      reason_summary: 'the reports were false',
+    });
   });
 
   it('a new block (by hand) allows a new appeal; the author is told it was a moderator and why', async () => {
@@ -196,8 +213,15 @@ describe('a block by reports, the appeal, the restore and a new block', () => {
     });
     expect((await appeal(author, slug, { text: 'fixed the page' })).status).toBe(201);
     const notices = await noticesFor(author.id);
-    expect(notices.map((n) => n.data.template)).toEqual(['app_blocked', 'app_restored', 'app_blocked']);
-    expect(notices[2]!.data).toMatchObject({ by: 'moderator', reason_summary: 'phishing page found' });
+    expect(notices.map((n) => n.data.template)).toEqual([
+      'app_blocked',
+      'app_restored',
+      'app_blocked',
+    ]);
+    expect(notices[2]!.data).toMatchObject({
+      by: 'moderator',
+      reason_summary: 'phishing page found',
+    });
     expect(new Set(notices.map((n) => n.id)).size).toBe(3);
   });
 
@@ -227,8 +251,12 @@ describe('a block by reports, the appeal, the restore and a new block', () => {
       ).body,
     );
     expect(second.entries.map((e) => e.id)).toEqual(page.entries.slice(2, 4).map((e) => e.id));
-    expect((await request(h.app).get(`${path}?cursor=zz`).set('Cookie', author.cookie)).status).toBe(400);
-    expect((await request(h.app).get(path).set('Cookie', h.user('stranger').cookie)).status).toBe(404);
+    expect(
+      (await request(h.app).get(`${path}?cursor=zz`).set('Cookie', author.cookie)).status,
+    ).toBe(400);
+    expect((await request(h.app).get(path).set('Cookie', h.user('stranger').cookie)).status).toBe(
+      404,
+    );
     expect((await request(h.app).get(path).set('Cookie', mod.cookie)).status).toBe(404);
     expect(
       (await request(h.app).get('/api/v1/me/apps/no-such-app/audit').set('Cookie', author.cookie))
@@ -294,7 +322,8 @@ describe('the queue lists a blocked app with an appeal and no open reports', () 
       appeal: { text: 'why?', created_at: expect.any(String) },
     });
     const total = ModerationQueueResponse.parse(
-      (await request(h.app).get('/api/v1/moderation/reports?limit=1').set('Cookie', mod.cookie)).body,
+      (await request(h.app).get('/api/v1/moderation/reports?limit=1').set('Cookie', mod.cookie))
+        .body,
     ).meta.total;
     expect(total).toBe(items.length);
   });

@@ -67,8 +67,7 @@ async function main() {
   await rt.serve(app, [
     {
       name: 'notice worker',
-      close: () =>
-        withTimeout(noticeWorker.close(), 5000, 'notice worker').catch(() => undefined),
+      close: () => withTimeout(noticeWorker.close(), 5000, 'notice worker').catch(() => undefined),
     },
     { name: 'queue redis', close: () => queueRedis.disconnect() },
     { name: 'prisma', close: () => db.$disconnect() },

@@ -10,8 +10,7 @@ export interface EmailMessage {
   html: string;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function appNoticeEmail(job: NotifyEmailJob): EmailMessage {
   const { name, slug } = job.app;

@@ -22,7 +22,11 @@ let events: QueueEvents;
 let eventsConnection: ReturnType<typeof createRedis>;
 let worker: ReturnType<typeof startNoticeWorker>;
 const mailer = () =>
-  createResendMailer({ apiKey: 're_test_key', baseUrl: h.resend.baseUrl, from: 'Svc <login@svc.test>' });
+  createResendMailer({
+    apiKey: 're_test_key',
+    baseUrl: h.resend.baseUrl,
+    from: 'Svc <login@svc.test>',
+  });
 
 beforeAll(async () => {
   h = await startHarness();
@@ -39,7 +43,9 @@ beforeAll(async () => {
     redisPrefix: h.redisPrefix,
     logger,
   });
-  await h.db.user.create({ data: { id: 'u-author', email: 'author@notice.test', username: 'author' } });
+  await h.db.user.create({
+    data: { id: 'u-author', email: 'author@notice.test', username: 'author' },
+  });
 });
 afterAll(async () => {
   await worker.close();
@@ -90,7 +96,7 @@ describe('notify-email worker', () => {
     expect(mail!.html).not.toContain('<Tool>');
   });
 
-  it('sends the restore notice with the moderator\'s note', async () => {
+  it("sends the restore notice with the moderator's note", async () => {
     expect(await run('app-notice-2', restored)).toEqual({ sent: true });
     const mail = mailsTo('author@notice.test').at(-1)!;
     expect(mail.subject).toBe('Your app "Tiny <Tool>" was restored');
