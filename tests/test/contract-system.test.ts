@@ -781,6 +781,57 @@ describe('app-store', () => {
     expect((await m('/api/v1/moderation/audit?cursor=not-a-cursor')).status).toBe(400);
   });
 
+  it("the author's side: block info, appeal (201, 400, 401, 403, 404, 409), own audit (200, 400, 401, 404), the e-mails", async () => {
+    // contract-app was blocked by hand at the end of the moderation test above.
+    const mine = await call('/api/v1/me/apps', { cookie: author.cookie });
+    expect(mine.body.apps.find((a: { slug: string }) => a.slug === slug).block).toMatchObject({
+      by: 'moderator',
+      reason_summary: 'blocked again by hand',
+      appeal: null,
+      can_appeal: true,
+    });
+    const path = `/api/v1/me/apps/${slug}/appeal`;
+    const appeal = (init: CallInit) => call(path, { method: 'POST', ...init });
+    expect((await appeal({ body: { text: 'x' } })).status).toBe(401);
+    expect((await appeal({ bearer: key, body: { text: 'x' } })).status).toBe(403);
+    expect((await appeal({ cookie: other.cookie, body: { text: 'x' } })).status).toBe(404);
+    const unknown = await call('/api/v1/me/apps/no-such-app/appeal', {
+      method: 'POST',
+      cookie: author.cookie,
+      body: { text: 'x' },
+    });
+    expect(unknown.status).toBe(404);
+    expect((await appeal({ cookie: author.cookie, body: { text: 'x'.repeat(1001) } })).status).toBe(400);
+    const created = await appeal({ cookie: author.cookie, body: { text: 'Please look again' } });
+    expect(created.status).toBe(201);
+    expect((await appeal({ cookie: author.cookie, body: { text: 'again' } })).status).toBe(409);
+
+    const audit = `/api/v1/me/apps/${slug}/audit`;
+    const own = await call(audit, { cookie: author.cookie });
+    expect(own.status).toBe(200);
+    expect(own.body.entries[0]).toMatchObject({ action: 'app.appealed', actor: 'author' });
+    expect(new Set(own.body.entries.map((e: { actor: string }) => e.actor))).toEqual(
+      new Set(['author', 'moderator', 'system']),
+    );
+    expect((await call(audit, { bearer: key })).status).toBe(200);
+    expect((await call(`${audit}?cursor=nope`, { cookie: author.cookie })).status).toBe(400);
+    expect((await call(audit)).status).toBe(401);
+    expect((await call(audit, { cookie: other.cookie })).status).toBe(404);
+
+    // Every block and restore of the moderation test mailed the author (auth's worker).
+    const notices = await eventually(async () => {
+      const sent = resend.sent.filter(
+        (m) => [m.to].flat().includes(author.email) && /was (blocked|restored)/.test(m.subject),
+      );
+      return sent.length >= 3 ? sent : undefined;
+    });
+    expect(notices.map((m) => m.subject)).toEqual([
+      'Your app "Contract App" was blocked',
+      'Your app "Contract App" was restored',
+      'Your app "Contract App" was blocked',
+    ]);
+  });
+
   it('revoke: 204, then the key answers 401', async () => {
     const revoked = await call(`/api/v1/apps/${slug}/keys/${keyId}`, {
       method: 'DELETE',
@@ -1350,6 +1401,8 @@ describe('shared limits and body caps', () => {
       ['POST', '/api/v1/moderation/apps/limited-app/block', { reason: 'x' }],
       ['POST', '/api/v1/moderation/apps/limited-app/dismiss', {}],
       ['GET', '/api/v1/moderation/audit'],
+      ['POST', '/api/v1/me/apps/limited-app/appeal', { text: 'x' }],
+      ['GET', '/api/v1/me/apps/limited-app/audit'],
     ];
     for (const [method, path, body] of attempts) {
       const res = await call(path, { method, cookie, body });
@@ -1507,6 +1560,7 @@ const OUTAGE_BODIES: Record<string, unknown> = {
   submitApp: { slug: 'outage-app', name: 'Outage', url: 'https://outage.test' },
   updateApp: { name: 'Outage' },
   reportApp: { reason: 'spam' },
+  appealAppBlock: { text: 'during the outage' },
   submitSite: { url: 'https://outage.contract-system.test/', captchaToken: CAPTCHA_TOKEN },
   createBookmark: { site_id: 'outage-site' },
   postChatMessage: { content: 'during the outage' },

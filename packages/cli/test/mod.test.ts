@@ -44,9 +44,19 @@ describe('svc mod: apps', () => {
           open_reporters: 5,
           reasons: { spam: 4, malware: 1 },
           latest_report_at: '2026-11-22T01:02:03.000Z',
+          appeal: null,
+        },
+        {
+          slug: 'quiet-app',
+          name: 'Quiet App',
+          status: 'blocked',
+          open_reporters: 0,
+          reasons: {},
+          latest_report_at: null,
+          appeal: { text: 'I fixed it', created_at: '2026-11-22T02:00:00.000Z' },
         },
       ],
-      meta: { limit: 1, offset: 0, count: 1, total: 2 },
+      meta: { limit: 2, offset: 0, count: 2, total: 3 },
     };
     api.on('GET /api/v1/moderation/reports', { json: answer });
     const res = await mod(['queue', '--limit', '1']);
@@ -54,9 +64,11 @@ describe('svc mod: apps', () => {
     expect(last().headers.cookie).toBe(`sn_token=${TOKEN}`);
     expect(new URL(last().url, api.url).searchParams.get('limit')).toBe('1');
     const lines = res.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^SLUG\s+NAME\s+STATUS\s+REPORTERS\s+REASONS\s+LATEST$/);
-    expect(lines[1]).toMatch(/spam-app\s+Spam App\s+blocked\s+5\s+spam:4 malware:1/);
-    expect(lines.at(-1)).toBe('1 of 2 apps (more: --offset 1)');
+    expect(lines[0]).toMatch(/^SLUG\s+NAME\s+STATUS\s+REPORTERS\s+REASONS\s+LATEST\s+APPEAL$/);
+    expect(lines[1]).toMatch(/spam-app\s+Spam App\s+blocked\s+5\s+spam:4 malware:1\s+2026-11-22T01:02:03.000Z\s+-$/);
+    // An appealed block without open reports: no reporters, no latest report, the appeal.
+    expect(lines[2]).toMatch(/quiet-app\s+Quiet App\s+blocked\s+0\s+-\s+I fixed it$/);
+    expect(lines.at(-1)).toBe('2 of 3 apps (more: --offset 2)');
 
     const json = await run(['--json', 'mod', 'queue'], {
       env: { SVC_BASE_URL: api.url },

@@ -4,6 +4,9 @@ import type {
   AppListQuery,
   AppListResponse,
   AppStoreMeResponse,
+  AppealResponse,
+  AuthorAuditPageResponse,
+  AuthorAuditQuery,
   ApiKeyListResponse,
   CategoriesResponse,
   CreateApiKeyResponse,
@@ -27,6 +30,7 @@ export type UpdateAppInput = z.input<typeof UpdateAppBody>;
 export type ReportAppInput = z.input<typeof ReportAppBody>;
 /** Query numbers are numbers here (the schema coerces them from strings on the server). */
 export type AppListInput = Partial<AppListQuery>;
+export type AuthorAuditInput = Partial<AuthorAuditQuery>;
 
 const app = (slug: string) => `/api/v1/apps/${segment(slug)}`;
 
@@ -110,6 +114,34 @@ export class MeApi {
   /** Every app the caller submitted, any status, newest first. */
   apps(signal?: AbortSignal): Promise<MyAppsResponse> {
     return this.t.call('GET', '/api/v1/me/apps', { auth: 'session-or-key', signal });
+  }
+
+  /**
+   * POST /api/v1/me/apps/{slug}/appeal: appeal the block of one's own app, once per block, at
+   * most 1,000 characters (201; 409 when not blocked or already appealed; 404 not the caller's).
+   */
+  appeal(slug: string, text: string, signal?: AbortSignal): Promise<AppealResponse> {
+    return this.t.call('POST', `/api/v1/me/apps/${segment(slug)}/appeal`, {
+      auth: 'session',
+      body: { text },
+      signal,
+    });
+  }
+
+  /**
+   * GET /api/v1/me/apps/{slug}/audit: the audit entries about one's own app, newest first;
+   * actors are `system`, `moderator` or `author`. Pass `next_cursor` as `cursor`.
+   */
+  appAudit(
+    slug: string,
+    query: AuthorAuditInput = {},
+    signal?: AbortSignal,
+  ): Promise<AuthorAuditPageResponse> {
+    return this.t.call('GET', `/api/v1/me/apps/${segment(slug)}/audit`, {
+      auth: 'session-or-key',
+      query,
+      signal,
+    });
   }
 
   installed(signal?: AbortSignal): Promise<InstalledAppsResponse> {

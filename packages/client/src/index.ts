@@ -8,6 +8,7 @@ export {
   MeApi,
   iconUrl,
   type AppListInput,
+  type AuthorAuditInput,
   type ReportAppInput,
   type SubmitAppInput,
   type UpdateAppInput,

@@ -45,6 +45,18 @@ describe('credentials', () => {
     ['GET', '/api/v1/categories', '/api/v1/categories', (c) => c.apps.categories()],
     ['GET', '/api/v1/me', '/api/v1/me', (c) => c.me.get()],
     ['GET', '/api/v1/me/apps', '/api/v1/me/apps', (c) => c.me.apps()],
+    [
+      'POST',
+      '/api/v1/me/apps/{slug}/appeal',
+      '/api/v1/me/apps/abc/appeal',
+      (c) => c.me.appeal('abc', 'please look again'),
+    ],
+    [
+      'GET',
+      '/api/v1/me/apps/{slug}/audit',
+      '/api/v1/me/apps/abc/audit',
+      (c) => c.me.appAudit('abc', { limit: 5 }),
+    ],
     ['GET', '/api/v1/me/installed', '/api/v1/me/installed', (c) => c.me.installed()],
     ['PUT', '/api/v1/me/installed/{slug}', '/api/v1/me/installed/abc', (c) => c.me.install('abc')],
     ['GET', '/api/v1/moderation/reports', '/api/v1/moderation/reports', (c) => c.appModeration.queue()],

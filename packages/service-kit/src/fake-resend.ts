@@ -8,10 +8,13 @@ export interface SentEmail {
   text: string;
   html: string;
   authorization?: string;
+  /** the Idempotency-Key header, when the sender gave one */
+  idempotencyKey?: string;
 }
 
 export async function startFakeResend() {
   const sent: SentEmail[] = [];
+  const byKey = new Map<string, string>();
   let failNext = false;
   const server = http.createServer((req, res) => {
     let body = '';
@@ -37,8 +40,17 @@ export async function startFakeResend() {
           );
         return;
       }
-      sent.push({ ...JSON.parse(body), authorization: req.headers.authorization });
-      res.writeHead(200).end(JSON.stringify({ id: `email_${sent.length}` }));
+      // Like Resend: a repeated Idempotency-Key answers the first email's id, sends nothing.
+      const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
+      const earlier = idempotencyKey ? byKey.get(idempotencyKey) : undefined;
+      if (earlier) {
+        res.writeHead(200).end(JSON.stringify({ id: earlier }));
+        return;
+      }
+      sent.push({ ...JSON.parse(body), authorization: req.headers.authorization, idempotencyKey });
+      const id = `email_${sent.length}`;
+      if (idempotencyKey) byKey.set(idempotencyKey, id);
+      res.writeHead(200).end(JSON.stringify({ id }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -47,10 +59,13 @@ export async function startFakeResend() {
     baseUrl: `http://127.0.0.1:${port}`,
     sent,
     failNextRequest: () => void (failNext = true),
-    /** The 6-digit code in the newest email to `to`. */
+    /** The 6-digit code in the newest email to `to` that carries one (notices do not). */
     lastCodeFor(to: string): string {
-      const mail = [...sent].reverse().find((m) => [m.to].flat().includes(to));
-      const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+      const code = [...sent]
+        .reverse()
+        .filter((m) => [m.to].flat().includes(to))
+        .map((m) => m.text.match(/\b(\d{6})\b/)?.[1])
+        .find((c) => c !== undefined);
       if (!code) throw new Error(`no code sent to ${to}`);
       return code;
     },

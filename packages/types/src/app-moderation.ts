@@ -2,7 +2,7 @@
 // Reporters are never identified: a report is shown by its opaque id only.
 import { z } from 'zod';
 import { IsoDateTime, LimitParam, OffsetPaginationMeta, OffsetPaginationQuery } from './common.js';
-import { AppSlug, AppStatus, ReportReason } from './app-store.js';
+import { APPEAL_TEXT_MAX, AppSlug, AppStatus, ReportReason } from './app-store.js';
 
 /** Counts of open reports per reason; reasons without reports are left out. */
 export const ReportReasonCounts = z.partialRecord(ReportReason, z.number().int().min(1));
@@ -11,15 +11,28 @@ export type ReportReasonCounts = z.infer<typeof ReportReasonCounts>;
 export const ModerationQueueQuery = OffsetPaginationQuery;
 export type ModerationQueueQuery = z.infer<typeof ModerationQueueQuery>;
 
-/** One app with open reports. */
+/** An author's open appeal of the app's current block, as moderators see it. */
+export const QueueAppeal = z.object({
+  text: z.string(),
+  created_at: IsoDateTime,
+});
+export type QueueAppeal = z.infer<typeof QueueAppeal>;
+
+/**
+ * One app with open reports, or a blocked app whose author appealed (then it is listed even
+ * without open reports: open_reporters 0, reasons {}, latest_report_at null).
+ */
 export const ModerationQueueItem = z.object({
   slug: AppSlug,
   name: z.string(),
   status: AppStatus,
   /** distinct users with an open report */
-  open_reporters: z.number().int().min(1),
+  open_reporters: z.number().int().min(0),
   reasons: ReportReasonCounts,
-  latest_report_at: IsoDateTime,
+  /** null when the app is listed for its appeal only */
+  latest_report_at: IsoDateTime.nullable(),
+  /** the open appeal of the current block, if any */
+  appeal: QueueAppeal.nullable(),
 });
 export type ModerationQueueItem = z.infer<typeof ModerationQueueItem>;
 
@@ -41,10 +54,22 @@ export const AppReportEntry = z.object({
 });
 export type AppReportEntry = z.infer<typeof AppReportEntry>;
 
-/** An app's reports, newest first (open and resolved). */
+/** An author's appeal of one block; closed when the app is restored. */
+export const AppAppealEntry = z.object({
+  id: z.string(),
+  text: z.string(),
+  created_at: IsoDateTime,
+  /** null while the appeal is open */
+  closed_at: IsoDateTime.nullable(),
+  open: z.boolean(),
+});
+export type AppAppealEntry = z.infer<typeof AppAppealEntry>;
+
+/** An app's reports and its author's appeals, newest first (open and resolved). */
 export const AppReportHistoryResponse = z.object({
   app: z.object({ slug: AppSlug, name: z.string(), status: AppStatus }),
   reports: z.array(AppReportEntry),
+  appeals: z.array(AppAppealEntry),
 });
 export type AppReportHistoryResponse = z.infer<typeof AppReportHistoryResponse>;
 
@@ -94,3 +119,71 @@ export const AuditPageResponse = z.object({
   next_cursor: z.string().nullable(),
 });
 export type AuditPageResponse = z.infer<typeof AuditPageResponse>;
+
+// ---- the author's side (GET /api/v1/me/apps/{slug}/audit, POST .../appeal) ------------
+
+/** An author's appeal of their app's current block. */
+export const AppealBody = z.object({ text: z.string().trim().min(1).max(APPEAL_TEXT_MAX) });
+export type AppealBody = z.infer<typeof AppealBody>;
+
+export const AppealResponse = z.object({
+  slug: AppSlug,
+  appeal: z.object({ text: z.string(), created_at: IsoDateTime }),
+});
+export type AppealResponse = z.infer<typeof AppealResponse>;
+
+export const AuthorAuditQuery = z.object({
+  cursor: z.string().max(40).optional(),
+  limit: LimitParam,
+});
+export type AuthorAuditQuery = z.infer<typeof AuthorAuditQuery>;
+
+/**
+ * An audit entry as the app's author sees it: the actor is a role, never a moderator's user
+ * id (docs/decisions.md §9): `system` (automatic), `author` (the caller), `moderator`.
+ */
+export const AuthorAuditEntry = AuditEntryView.extend({
+  actor: z.enum(['system', 'moderator', 'author']),
+});
+export type AuthorAuditEntry = z.infer<typeof AuthorAuditEntry>;
+
+export const AuthorAuditPageResponse = z.object({
+  entries: z.array(AuthorAuditEntry),
+  /** pass as `cursor` for the next (older) page; null on the last page */
+  next_cursor: z.string().nullable(),
+});
+export type AuthorAuditPageResponse = z.infer<typeof AuthorAuditPageResponse>;
+
+// ---- e-mail notices to authors (the notify-email queue; docs/decisions.md §9) -----------
+
+/**
+ * Durable BullMQ queue of e-mails about a user's content: app-store writes a job into its
+ * `job_outbox` in the transaction of the block or restore; auth's worker looks the user up
+ * and sends the notice with its mailer.
+ */
+export const NOTIFY_EMAIL_QUEUE = 'notify-email';
+
+const AppNoticeApp = z.object({ slug: AppSlug, name: z.string() });
+
+export const NotifyEmailJob = z.discriminatedUnion('template', [
+  z.object({
+    template: z.literal('app_blocked'),
+    /** auth user id of the app's author */
+    user_id: z.string().min(1),
+    app: AppNoticeApp,
+    by: z.enum(['reports', 'moderator']),
+    /** the reports counted per reason, or the moderator's reason */
+    reason_summary: z.string(),
+    at: IsoDateTime,
+  }),
+  z.object({
+    template: z.literal('app_restored'),
+    user_id: z.string().min(1),
+    app: AppNoticeApp,
+    /** the moderator's reason */
+    reason_summary: z.string(),
+    at: IsoDateTime,
+  }),
+]);
+export type NotifyEmailJob = z.infer<typeof NotifyEmailJob>;
+export type NotifyEmailTemplate = NotifyEmailJob['template'];

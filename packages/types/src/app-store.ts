@@ -254,8 +254,37 @@ export type AppStoreUser = z.infer<typeof AppStoreUser>;
 export const AppStoreMeResponse = z.object({ user: AppStoreUser });
 export type AppStoreMeResponse = z.infer<typeof AppStoreMeResponse>;
 
-/** One of the caller's own apps: the whole record, plus has_icon like the listing's items. */
-export const MyApp = App.extend({ has_icon: HasIcon });
+/** Longest appeal of a block an author may write (issue 13). */
+export const APPEAL_TEXT_MAX = 1000;
+
+/** The author's appeal of the current block (one per block; restoring the app closes it). */
+export const AppAppealView = z.object({
+  text: z.string(),
+  created_at: IsoDateTime,
+});
+export type AppAppealView = z.infer<typeof AppAppealView>;
+
+/**
+ * Why and when the caller's app was blocked (docs/decisions.md §9): `reports` for the
+ * automatic block of the 5th reporter (reason: the reports counted per reason, never who
+ * reported), `moderator` for a block by hand (reason: the moderator's words).
+ */
+export const AppBlockInfo = z.object({
+  blocked_at: IsoDateTime,
+  by: z.enum(['reports', 'moderator']),
+  reason_summary: z.string(),
+  /** null until the author appeals this block */
+  appeal: AppAppealView.nullable(),
+  /** true while this block has no appeal yet (POST /api/v1/me/apps/{slug}/appeal) */
+  can_appeal: z.boolean(),
+});
+export type AppBlockInfo = z.infer<typeof AppBlockInfo>;
+
+/**
+ * One of the caller's own apps: the whole record, plus has_icon like the listing's items,
+ * plus `block` (null unless the app is blocked).
+ */
+export const MyApp = App.extend({ has_icon: HasIcon, block: AppBlockInfo.nullable() });
 export type MyApp = z.infer<typeof MyApp>;
 
 /** The caller's own apps in any status, newest first. */

@@ -38,7 +38,11 @@ import {
 } from './app-store.js';
 import {
   AppReportHistoryResponse,
+  AppealBody,
+  AppealResponse,
   AuditPageResponse,
+  AuthorAuditPageResponse,
+  AuthorAuditQuery,
   AuditQuery,
   DismissReportsBody,
   ModerationActionResponse,
@@ -526,9 +530,45 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: '/api/v1/me/apps',
     service: 'app-store',
     operationId: 'listMyApps',
-    summary: "The caller's apps in any status, newest first",
+    summary:
+      "The caller's apps in any status, newest first; a blocked app says when, why and its appeal",
     auth: 'session-or-key',
     ok: { 200: json("The caller's apps", MyAppsResponse) },
+    rateLimit: APP_AUTHENTICATED,
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/me/apps/{slug}/appeal',
+    service: 'app-store',
+    operationId: 'appealAppBlock',
+    summary:
+      "Appeal the block of one's own app: once per block, at most 1,000 characters (moderators see it in their queue)",
+    auth: 'session',
+    params: AppSlugParams,
+    body: AppealBody,
+    ok: { 201: json('Appeal recorded (audit entry app.appealed)', AppealResponse) },
+    errors: {
+      403: KEY_REFUSED,
+      404: 'App not found (unknown, or not the caller\'s)',
+      409: 'App is not blocked, or this block was already appealed',
+    },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/me/apps/{slug}/audit',
+    service: 'app-store',
+    operationId: 'listMyAppAudit',
+    summary:
+      "The audit entries about one's own app, newest first (actors shown as system, moderator or author)",
+    auth: 'session-or-key',
+    params: AppSlugParams,
+    query: AuthorAuditQuery,
+    ok: { 200: json('A page of audit entries', AuthorAuditPageResponse) },
+    errors: {
+      400: 'Invalid query (an invalid cursor)',
+      404: 'App not found (unknown, or not the caller\'s)',
+    },
     rateLimit: APP_AUTHENTICATED,
   }),
   endpoint({
@@ -572,7 +612,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: '/api/v1/moderation/reports',
     service: 'app-store',
     operationId: 'listAppReportQueue',
-    summary: 'The report queue: apps with open reports, newest report first (moderators only)',
+    summary:
+      'The report queue: apps with open reports or an open appeal, newest first (moderators only)',
     auth: 'session',
     query: ModerationQueueQuery,
     ok: {

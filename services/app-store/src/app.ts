@@ -11,6 +11,7 @@ import {
   type Logger,
   type Metrics,
   type Redis,
+  type OutboxRelay,
   type SystemMessageOutbox,
 } from '@svc/service-kit';
 import { createAuthentication } from './authentication.js';
@@ -24,6 +25,7 @@ import { iconRoutes } from './routes/icon-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { meRoutes } from './routes/me-routes.js';
 import { moderationRoutes } from './routes/moderation-routes.js';
+import { createAuthorStore } from './author-store.js';
 import { createModerationStore } from './moderation-store.js';
 import { createAppStore } from './store.js';
 
@@ -41,6 +43,8 @@ export interface AppDeps {
   publicKey: SessionVerifyKeys;
   /** Relays chat system messages (app_blocked) that the store wrote with the block. */
   systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
+  /** Relays the job outbox (notify-email: the author's e-mail about a block or restore). */
+  jobs?: Pick<OutboxRelay, 'nudge'>;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
   /** Multiplies every rate limit (1 unless a benchmark raises it outside production). */
@@ -89,17 +93,19 @@ export function buildApp(deps: AppDeps): Express {
         limits,
         authenticate,
         systemMessages: deps.systemMessages,
+        jobs: deps.jobs,
         ipHashSecret: deps.ipHashSecret ?? DEV_IP_HASH_SECRET,
       });
       iconRoutes(app, { store, limits });
       keysRoutes(app, { store, limits, authenticate });
-      meRoutes(app, { store, listing, limits, authenticate });
+      meRoutes(app, { store, authors: createAuthorStore(deps.db), listing, limits, authenticate });
       moderationRoutes(app, {
         moderation: createModerationStore(deps.db),
         listing,
         limits,
         authenticate,
         systemMessages: deps.systemMessages,
+        jobs: deps.jobs,
       });
     },
   });

@@ -5,13 +5,18 @@ import {
   createPgAdapter,
   createRedis,
   createRuntime,
+  startJobOutbox,
   startSystemMessageRelay,
+  queuePrefix,
   exitOnStartupError,
   loadConfig,
   jwtKeyIds,
   loadJwtKeys,
 } from '@svc/service-kit';
+import { Queue } from 'bullmq';
+import { NOTIFY_EMAIL_QUEUE } from '@svc/types';
 import { buildApp } from './app.js';
+import { NOTICE_JOB_OPTIONS } from './domain/author-notice.js';
 import { configSchema, ipHashSecret } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 
@@ -42,6 +47,18 @@ async function main(): Promise<void> {
     service: 'app-store',
     registry: rt.metrics.registry,
   });
+  // The author's e-mails about blocks and restores (job_outbox) to auth's notify-email queue.
+  const noticeQueue = new Queue(NOTIFY_EMAIL_QUEUE, {
+    connection: queueRedis,
+    prefix: queuePrefix(config.REDIS_PREFIX),
+  });
+  const jobs = startJobOutbox({
+    pool: listingPool,
+    logger: rt.logger,
+    service: 'app-store',
+    registry: rt.metrics.registry,
+    queues: { [NOTIFY_EMAIL_QUEUE]: { queue: noticeQueue, options: NOTICE_JOB_OPTIONS } },
+  });
   if (config.APP_STORE_RATE_LIMIT_SCALE !== 1)
     rt.logger.warn(
       { scale: config.APP_STORE_RATE_LIMIT_SCALE },
@@ -56,6 +73,7 @@ async function main(): Promise<void> {
     redisPrefix: config.REDIS_PREFIX,
     publicKey: keys.verifyKeys,
     systemMessages,
+    jobs,
     trustProxy: config.TRUSTED_PROXIES,
     rateLimitScale: config.APP_STORE_RATE_LIMIT_SCALE,
     listingCacheMs: config.APP_STORE_LISTING_CACHE_MS,
@@ -64,6 +82,8 @@ async function main(): Promise<void> {
   });
   await rt.serve(app, [
     { name: 'system message relay', close: () => systemMessages.stop() },
+    { name: 'job outbox relay', close: () => jobs.stop() },
+    { name: 'notice queue', close: () => noticeQueue.close() },
     { name: 'prisma', close: () => db.$disconnect() },
     { name: 'listing pool', close: () => listingPool.end() },
     { name: 'queue redis', close: () => closeRedis(queueRedis) },

@@ -3,7 +3,7 @@
 // (store.ts `report`), so a concurrent report sees the app either before or after it, and
 // its audit entry commits with it or not at all.
 import type { AppBlockedParams, AppStatus, ReportReason } from '@svc/types';
-import type { PrismaClient } from './generated/prisma/client.js';
+import { Prisma, type PrismaClient } from './generated/prisma/client.js';
 import {
   appendAudit,
   listAudit,
@@ -11,7 +11,9 @@ import {
   reportReasonCounts,
   type ListAuditQuery,
 } from './audit/index.js';
+import { appNoticeJob } from './domain/author-notice.js';
 import { decideModeration, type ModerationAction } from './domain/moderation.js';
+import { enqueueJob } from './job-outbox.js';
 
 export interface QueueItem {
   slug: string;
@@ -19,7 +21,8 @@ export interface QueueItem {
   status: AppStatus;
   openReporters: number;
   reasons: Partial<Record<ReportReason, number>>;
-  latestReportAt: Date;
+  latestReportAt: Date | null;
+  appeal: { text: string; createdAt: Date } | null;
 }
 
 export type ModerationResult =
@@ -36,39 +39,60 @@ export type ModerationResult =
 
 export function createModerationStore(db: PrismaClient) {
   return {
-    /** Apps with open reports, the most recently reported first. */
+    /**
+     * Apps with open reports, and blocked apps with an open appeal (listed even without open
+     * reports), the most recent report or appeal first.
+     */
     async queue(page: {
       limit: number;
       offset: number;
     }): Promise<{ items: QueueItem[]; total: number }> {
+      const listed = Prisma.sql`WITH open AS (
+          SELECT app_id, reason, count(*)::int AS n, max(created_at) AS latest
+          FROM app_reports WHERE resolved_at IS NULL GROUP BY app_id, reason
+        ), reported AS (
+          SELECT app_id, sum(n)::int AS open_reporters,
+            jsonb_object_agg(reason::text, n) AS reasons, max(latest) AS latest
+          FROM open GROUP BY app_id
+        ), appealed AS (
+          SELECT app_id, text, created_at FROM app_appeals WHERE closed_at IS NULL
+        ), listed AS (
+          SELECT COALESCE(r.app_id, p.app_id) AS app_id, r.open_reporters, r.reasons, r.latest,
+            p.text AS appeal_text, p.created_at AS appeal_at
+          FROM reported r FULL JOIN appealed p ON p.app_id = r.app_id
+        )`;
       const rows = await db.$queryRaw<
         Array<{
           slug: string;
           name: string;
           status: AppStatus;
-          open_reporters: number;
-          reasons: Record<string, number>;
-          latest: Date;
+          open_reporters: number | null;
+          reasons: Record<string, number> | null;
+          latest: Date | null;
+          appeal_text: string | null;
+          appeal_at: Date | null;
         }>
-      >`WITH open AS (
-          SELECT app_id, reason, count(*)::int AS n, max(created_at) AS latest
-          FROM app_reports WHERE resolved_at IS NULL GROUP BY app_id, reason
-        )
-        SELECT a.slug, a.name, a.status::text AS status, sum(o.n)::int AS open_reporters,
-          jsonb_object_agg(o.reason::text, o.n) AS reasons, max(o.latest) AS latest
-        FROM open o JOIN apps a ON a.id = o.app_id
-        GROUP BY a.id ORDER BY latest DESC, a.id LIMIT ${page.limit} OFFSET ${page.offset}`;
-      const [counted] = await db.$queryRaw<Array<{ n: number }>>`
-        SELECT count(DISTINCT app_id)::int AS n FROM app_reports WHERE resolved_at IS NULL`;
+      >`${listed}
+        SELECT a.slug, a.name, a.status::text AS status, l.open_reporters, l.reasons, l.latest,
+          l.appeal_text, l.appeal_at
+        FROM listed l JOIN apps a ON a.id = l.app_id
+        ORDER BY GREATEST(l.latest, l.appeal_at) DESC, a.id
+        LIMIT ${page.limit} OFFSET ${page.offset}`;
+      const [counted] = await db.$queryRaw<Array<{ n: number }>>`${listed}
+        SELECT count(*)::int AS n FROM listed`;
       return {
         items: rows.map((r) => ({
           slug: r.slug,
           name: r.name,
           status: r.status,
           // One open report per user per app (the partial unique index): reports = reporters.
-          openReporters: r.open_reporters,
-          reasons: r.reasons as QueueItem['reasons'],
+          openReporters: r.open_reporters ?? 0,
+          reasons: (r.reasons ?? {}) as QueueItem['reasons'],
           latestReportAt: r.latest,
+          appeal:
+            r.appeal_text !== null && r.appeal_at !== null
+              ? { text: r.appeal_text, createdAt: r.appeal_at }
+              : null,
         })),
         total: counted?.n ?? 0,
       };
@@ -86,7 +110,12 @@ export function createModerationStore(db: PrismaClient) {
         orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
         select: { id: true, reason: true, detail: true, createdAt: true, resolvedAt: true },
       });
-      return { app, reports };
+      const appeals = await db.appAppeal.findMany({
+        where: { appId: app.id },
+        orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+        select: { id: true, text: true, createdAt: true, closedAt: true },
+      });
+      return { app, reports, appeals };
     },
 
     /** A moderator's restore, block or dismissal, with its audit entry, under the row lock. */
@@ -97,8 +126,9 @@ export function createModerationStore(db: PrismaClient) {
       reason: string | undefined,
     ): Promise<ModerationResult> {
       return db.$transaction(async (tx) => {
-        const rows = await tx.$queryRaw<Array<{ id: string; name: string; status: AppStatus }>>`
-          SELECT id, name, status::text AS status FROM apps WHERE slug = ${slug} FOR UPDATE`;
+        const rows = await tx.$queryRaw<
+          Array<{ id: string; name: string; status: AppStatus; author_id: string }>
+        >`SELECT id, name, status::text AS status, author_id FROM apps WHERE slug = ${slug} FOR UPDATE`;
         const app = rows[0];
         if (!app) return { kind: 'not-found' };
         const decision = decideModeration(action, app.status);
@@ -111,13 +141,6 @@ export function createModerationStore(db: PrismaClient) {
             UPDATE app_reports SET resolved_at = CURRENT_TIMESTAMP
             WHERE app_id = ${app.id} AND resolved_at IS NULL`;
         }
-        await tx.app.update({
-          where: { id: app.id },
-          data: {
-            status: decision.after,
-            ...(decision.resolvesReports ? { reportCount: 0 } : {}),
-          },
-        });
         const auditId = await appendAudit(
           tx,
           moderatorEntry({
@@ -133,6 +156,48 @@ export function createModerationStore(db: PrismaClient) {
             },
           }),
         );
+        const blocks = decision.after === 'blocked' && app.status !== 'blocked';
+        const restores = decision.after !== 'blocked' && app.status === 'blocked';
+        await tx.app.update({
+          where: { id: app.id },
+          data: {
+            status: decision.after,
+            ...(decision.resolvesReports ? { reportCount: 0 } : {}),
+            // The block is named by its audit entry (an appeal belongs to it); a restore ends it.
+            ...(blocks ? { blockAuditId: BigInt(auditId) } : {}),
+            ...(restores ? { blockAuditId: null } : {}),
+          },
+        });
+        // A restore closes the appeal of the block it ends.
+        if (restores)
+          await tx.appAppeal.updateMany({
+            where: { appId: app.id, closedAt: null },
+            data: { closedAt: new Date() },
+          });
+        // The author's e-mail about the block or restore commits with it (job outbox).
+        if (blocks || restores)
+          await enqueueJob(
+            tx,
+            appNoticeJob(
+              auditId,
+              blocks
+                ? {
+                    template: 'app_blocked',
+                    user_id: app.author_id,
+                    app: { slug, name: app.name },
+                    by: 'moderator',
+                    reason_summary: reason?.trim() ?? '',
+                    at: new Date().toISOString(),
+                  }
+                : {
+                    template: 'app_restored',
+                    user_id: app.author_id,
+                    app: { slug, name: app.name },
+                    reason_summary: reason?.trim() ?? '',
+                    at: new Date().toISOString(),
+                  },
+            ),
+          );
         if (decision.after === 'blocked') {
           // As for an automatic block: chat's announcement commits with it (outbox).
           await tx.systemMessageOutbox.create({

@@ -6,7 +6,14 @@ import type { AppBlockedParams, AppListItem, ReportReason, SubmitAppBody } from 
 import { reachesBlockThreshold } from './domain/report-threshold.js';
 import type { AppChanges } from './domain/app-update.js';
 import { listingColumns } from './domain/listing-query.js';
-import { appendAudit, automaticBlockEntry, reportReasonCounts } from './audit/index.js';
+import {
+  appendAudit,
+  automaticBlockEntry,
+  reportReasonCounts,
+  summariseReportReasons,
+} from './audit/index.js';
+import { appNoticeJob } from './domain/author-notice.js';
+import { enqueueJob } from './job-outbox.js';
 
 export type AppStoreDb = PrismaClient;
 export type { AppRow };
@@ -147,7 +154,22 @@ export function createAppStore(db: AppStoreDb, options: AppStoreOptions = {}) {
         // Chat's announcement commits with the block (outbox), so it cannot be lost.
         if (blockedNow) {
           // The audit entry commits with the block, or neither does.
-          await appendAudit(tx, automaticBlockEntry(app.id, await reportReasonCounts(tx, app.id)));
+          const counts = await reportReasonCounts(tx, app.id);
+          const auditId = await appendAudit(tx, automaticBlockEntry(app.id, counts));
+          // The entry names the block (the author's appeal belongs to it).
+          await tx.$executeRaw`UPDATE apps SET block_audit_id = ${BigInt(auditId)} WHERE id = ${app.id}`;
+          // The author's e-mail commits with the block too (auth's worker sends it).
+          await enqueueJob(
+            tx,
+            appNoticeJob(auditId, {
+              template: 'app_blocked',
+              user_id: app.author_id,
+              app: { slug, name: app.name },
+              by: 'reports',
+              reason_summary: summariseReportReasons(counts),
+              at: new Date().toISOString(),
+            }),
+          );
           await tx.systemMessageOutbox.create({
             data: {
               contentKey: 'app_blocked',

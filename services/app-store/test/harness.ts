@@ -10,6 +10,7 @@ import {
   createLogger,
   createPgAdapter,
   createRedis,
+  startJobOutbox,
   startSystemMessageRelay,
   queuePrefix,
   signSessionToken,
@@ -23,7 +24,8 @@ import {
   generateTestKeyPair,
   testRedisPrefix,
 } from '@svc/service-kit/testing';
-import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
+import { NOTIFY_EMAIL_QUEUE, SYSTEM_MESSAGE_QUEUE } from '@svc/types';
+import { NOTICE_JOB_OPTIONS } from '../src/domain/author-notice.js';
 import { buildApp } from '../src/app.js';
 import { PrismaClient, type Prisma } from '../src/generated/prisma/client.js';
 
@@ -72,6 +74,18 @@ export async function startHarness(
     service: 'app-store',
     intervalMs: opts.relayOutbox === false ? 3_600_000 : undefined,
   });
+  // The author's notify-email jobs, relayed from job_outbox as main.ts does.
+  const noticeQueue = new Queue(NOTIFY_EMAIL_QUEUE, {
+    connection: queueRedis,
+    prefix: queuePrefix(redisPrefix),
+  });
+  const jobs = startJobOutbox({
+    pool: listingPool,
+    logger,
+    service: 'app-store',
+    intervalMs: opts.relayOutbox === false ? 3_600_000 : undefined,
+    queues: { [NOTIFY_EMAIL_QUEUE]: { queue: noticeQueue, options: NOTICE_JOB_OPTIONS } },
+  });
   const app = buildApp({
     logger,
     db,
@@ -80,6 +94,7 @@ export async function startHarness(
     redisPrefix,
     publicKey: keys.publicKey,
     systemMessages: opts.relayOutbox === false ? { nudge: () => {} } : systemMessages,
+    jobs: opts.relayOutbox === false ? { nudge: () => {} } : jobs,
     rateLimitScale: opts.rateLimitScale,
     listingCacheMs: opts.listingCacheMs ?? 0,
     ipHashSecret: 'test-ip-hash-secret',
@@ -144,6 +159,12 @@ export async function startHarness(
     ]);
   };
 
+  /** Every notify-email job of this test's prefix, once the job outbox is relayed. */
+  const noticeJobs = async () => {
+    await jobs.drain();
+    return noticeQueue.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized']);
+  };
+
   return {
     app,
     db,
@@ -157,10 +178,14 @@ export async function startHarness(
     submit,
     createKey,
     systemJobs,
+    noticeJobs,
     outbox: systemMessages,
+    jobOutbox: jobs,
     async close() {
       await queue.close();
       await systemMessages.stop();
+      await jobs.stop();
+      await noticeQueue.close();
       await deleteRedisPrefix(adminRedis, redisPrefix).catch(() => {});
       await closeRedis(queueRedis);
       await closeRedis(adminRedis);

@@ -1,10 +1,17 @@
-// Sends login codes: through Resend when RESEND_API_KEY is set, else a development
-// mailer that writes the code to the log (so a person can log in locally).
+// Sends login codes and notices (the notify-email worker's): through Resend when
+// RESEND_API_KEY is set, else a development mailer that writes them to the log (so a person
+// can log in locally).
 import { Resend } from 'resend';
 import type { Logger } from '@svc/service-kit';
+import type { EmailMessage } from './notice-email.js';
 
 export interface Mailer {
   sendLoginCode(to: string, code: string): Promise<void>;
+  /**
+   * A notice; `idempotencyKey` (the job's id) makes Resend drop a resend of the same notice
+   * for 24 hours (a job retried after the send but before its completion was recorded).
+   */
+  sendNotice(to: string, message: EmailMessage, idempotencyKey: string): Promise<void>;
 }
 
 export function loginCodeEmail(code: string) {
@@ -23,6 +30,13 @@ export function createResendMailer(opts: { apiKey: string; baseUrl?: string; fro
       const { error } = await resend.emails.send({ from: opts.from, to, ...loginCodeEmail(code) });
       if (error) throw new Error(`Resend refused the email: ${error.message}`);
     },
+    async sendNotice(to, message, idempotencyKey) {
+      const { error } = await resend.emails.send(
+        { from: opts.from, to, ...message },
+        { idempotencyKey },
+      );
+      if (error) throw new Error(`Resend refused the email: ${error.message}`);
+    },
   };
 }
 
@@ -30,6 +44,12 @@ export function createDevMailer(logger: Logger): Mailer {
   return {
     async sendLoginCode(to, code) {
       logger.info({ to, code }, `login code for ${to}: ${code} (dev mailer: RESEND_API_KEY is not set)`);
+    },
+    async sendNotice(to, message) {
+      logger.info(
+        { to, subject: message.subject },
+        `notice for ${to}: ${message.subject}\n${message.text} (dev mailer: RESEND_API_KEY is not set)`,
+      );
     },
   };
 }

@@ -1,10 +1,20 @@
 // auth process: configuration, wiring, listen, graceful shutdown.
 import { createHash } from 'node:crypto';
-import { createPgAdapter, createRuntime, exitOnStartupError, jwtKeyIds, loadJwtKeys } from '@svc/service-kit';
+import {
+  createPgAdapter,
+  createRedis,
+  createRuntime,
+  exitOnStartupError,
+  jwtKeyIds,
+  loadJwtKeys,
+  withTimeout,
+} from '@svc/service-kit';
 import { buildApp } from './app.js';
 import { loadAuthConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { createDevMailer, createResendMailer } from './mailer.js';
+import { startNoticeWorker } from './notice-worker.js';
+import { createAuthStore } from './store.js';
 
 async function main() {
   const config = loadAuthConfig();
@@ -43,7 +53,28 @@ async function main() {
     trustProxy: config.TRUSTED_PROXIES,
     moderatorEmails: config.MODERATOR_EMAILS,
   });
-  await rt.serve(app, [{ name: 'prisma', close: () => db.$disconnect() }]);
+  // The authors' e-mails about blocks and restores (app-store's notify-email jobs).
+  const queueRedis = createRedis(config.REDIS_URL, rt.logger, {
+    name: 'auth-queue',
+    forQueues: true,
+  });
+  const noticeWorker = startNoticeWorker({
+    store: createAuthStore(db),
+    mailer,
+    connection: queueRedis,
+    redisPrefix: config.REDIS_PREFIX,
+    logger: rt.logger,
+  });
+  // Bounded: with Redis down, closing the worker would wait for it forever. An unfinished
+  // job is simply run again later (Resend drops the repeat by its idempotency key).
+  await rt.serve(app, [
+    {
+      name: 'notice worker',
+      close: () => withTimeout(noticeWorker.close(), 5000, 'notice worker').catch(() => undefined),
+    },
+    { name: 'queue redis', close: () => queueRedis.disconnect() },
+    { name: 'prisma', close: () => db.$disconnect() },
+  ]);
 }
 
 main().catch(exitOnStartupError('auth'));

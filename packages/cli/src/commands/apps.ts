@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import {
+  AppealBody,
   AppListQuery,
+  AuthorAuditQuery,
   APP_CATEGORIES,
   REPORT_REASONS,
   ReportAppBody,
@@ -11,6 +13,8 @@ import {
   type App,
   type AppDetail,
   type AppListItem,
+  type AuthorAuditEntry,
+  type MyApp,
 } from '@svc/types';
 import type { SvcClient } from '@svc/client';
 import type { Context } from '../context.js';
@@ -31,6 +35,27 @@ const LIST_COLUMNS: Column<AppListItem>[] = [
   { header: 'AUTHOR', value: (a) => a.author_name, max: 20 },
   { header: 'URL', value: (a) => a.url, max: 50 },
 ];
+
+const AUDIT_COLUMNS: Column<AuthorAuditEntry>[] = [
+  { header: 'AT', value: (e) => e.at },
+  { header: 'ACTOR', value: (e) => e.actor },
+  { header: 'ACTION', value: (e) => e.action },
+  { header: 'REASON', value: (e) => e.reason, max: 50 },
+];
+
+/** Under the table of your own apps: why each blocked one was blocked, and its appeal. */
+export function blockLines(apps: MyApp[]): string[] {
+  return apps.flatMap((a) => {
+    if (!a.block) return [];
+    const { block } = a;
+    const appeal = block.appeal
+      ? `appeal sent ${block.appeal.created_at}`
+      : `appeal: svc apps appeal ${a.slug} --text "..."`;
+    return [
+      `${a.slug}: blocked ${block.blocked_at} by ${block.by}: ${block.reason_summary || '-'}; ${appeal}`,
+    ];
+  });
+}
 
 function appRecord(app: App | AppDetail): string {
   return renderRecord(Object.entries(app).filter(([k]) => k !== 'icon_svg'));
@@ -56,7 +81,17 @@ export function registerApps(program: Command, ctx: Context): void {
       if (opts.mine || opts.installed) {
         if (opts.mine && opts.installed)
           throw new UsageError('--mine and --installed exclude each other');
-        const out = opts.mine ? await client.me.apps() : await client.me.installed();
+        if (opts.mine) {
+          const out = await client.me.apps();
+          ctx.print(out, () => {
+            if (!out.apps.length) return 'no apps';
+            const blocked = blockLines(out.apps);
+            const table = renderTable(out.apps, LIST_COLUMNS);
+            return blocked.length ? `${table}\n\n${blocked.join('\n')}` : table;
+          });
+          return;
+        }
+        const out = await client.me.installed();
         ctx.print(out, () => (out.apps.length ? renderTable(out.apps, LIST_COLUMNS) : 'no apps'));
         return;
       }
@@ -194,6 +229,37 @@ change after submission; a difference is reported as a warning. An invalid manif
       );
       const out = await ctx.client().apps.report(slug, body);
       ctx.print(out, () => out.message);
+    });
+
+  apps
+    .command('appeal')
+    .description('appeal the block of your app (needs svc login; once per block, at most 1,000 characters)')
+    .argument('<slug>', 'the app slug')
+    .requiredOption('--text <text>', 'why the block is wrong or what you fixed (moderators read it)')
+    .action(async (slug: string, opts: { text: string }) => {
+      const { text } = parseOrUsage(AppealBody, { text: opts.text }, 'appeal');
+      const out = await ctx.client().me.appeal(slug, text);
+      ctx.print(out, () => `appealed the block of ${out.slug} at ${out.appeal.created_at}; a moderator will read it`);
+    });
+
+  apps
+    .command('audit')
+    .description('the moderation audit entries about your app, newest first (actors: system, moderator, author)')
+    .argument('<slug>', 'the app slug')
+    .option('--cursor <cursor>', 'the next_cursor of the previous page')
+    .option('--limit <n>', 'page size, 1-100 (default 50)', integer('--limit'))
+    .action(async (slug: string, opts: { cursor?: string; limit?: number }) => {
+      const query = parseOrUsage(
+        AuthorAuditQuery,
+        { cursor: opts.cursor, limit: opts.limit },
+        'options',
+      );
+      const out = await ctx.client().me.appAudit(slug, query);
+      ctx.print(out, () => {
+        if (!out.entries.length) return 'no audit entries';
+        const table = renderTable(out.entries, AUDIT_COLUMNS);
+        return out.next_cursor ? `${table}\n\nolder: --cursor ${out.next_cursor}` : table;
+      });
     });
 
   registerKeys(apps, ctx);

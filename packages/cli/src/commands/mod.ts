@@ -29,7 +29,9 @@ const QUEUE_COLUMNS: Column<ModerationQueueItem>[] = [
   { header: 'STATUS', value: (a) => a.status },
   { header: 'REPORTERS', value: (a) => a.open_reporters, align: 'right' },
   { header: 'REASONS', value: (a) => reasons(a.reasons) },
-  { header: 'LATEST', value: (a) => a.latest_report_at },
+  { header: 'LATEST', value: (a) => a.latest_report_at ?? '-' },
+  // The author's open appeal of the block (an appealed app is listed even without reports).
+  { header: 'APPEAL', value: (a) => (a.appeal ? a.appeal.text : '-'), max: 40 },
 ];
 
 const REPORT_COLUMNS: Column<AppReportEntry>[] = [

@@ -6,7 +6,12 @@ import { REPORT_REASONS, type ReportReason } from '@svc/types';
 export const SYSTEM_ACTOR = 'system';
 
 export type AuditAction =
-  'app.blocked' | 'app.restored' | 'reports.dismissed' | 'moderator.granted' | 'moderator.revoked';
+  | 'app.blocked'
+  | 'app.restored'
+  | 'app.appealed'
+  | 'reports.dismissed'
+  | 'moderator.granted'
+  | 'moderator.revoked';
 
 export type AuditTargetType = 'app';
 
@@ -78,4 +83,29 @@ export function moderatorEntry(input: {
     before: { status: input.before.status, open_reports: input.before.openReports },
     after: { status: input.after.status, open_reports: input.after.openReports },
   };
+}
+
+/** The entry of an author's appeal: their user id, their text, the app stays blocked. */
+export function appealEntry(input: { authorId: string; appId: string; text: string }): AuditEntryInput {
+  return {
+    actor: input.authorId,
+    action: 'app.appealed',
+    targetType: 'app',
+    targetId: input.appId,
+    reason: input.text,
+    before: { status: 'blocked', appealed: false },
+    after: { status: 'blocked', appealed: true },
+  };
+}
+
+/** Who acted, as the app's author is told: a role, never a moderator's user id. */
+export type AuthorVisibleActor = 'system' | 'moderator' | 'author';
+
+/**
+ * The author sees `system`, `author` (their own entries: appeals) or `moderator` for anyone
+ * else: moderators stay anonymous to the people they moderate (docs/decisions.md §9).
+ */
+export function actorForAuthor(actor: string, authorId: string): AuthorVisibleActor {
+  if (actor === SYSTEM_ACTOR) return 'system';
+  return actor === authorId ? 'author' : 'moderator';
 }

@@ -41,7 +41,30 @@ export function toDetail(row: AppRow): AppDetail {
   };
 }
 
-/** One of the caller's own apps (GET /api/v1/me/apps). */
-export function toMyApp(row: AppRow): MyApp {
-  return { ...toApp(row), has_icon: row.iconSvg !== null };
+/** The author's view of a block (reporters never named; see author-store.ts). */
+export interface BlockView {
+  blockedAt: Date;
+  by: 'reports' | 'moderator';
+  reasonSummary: string;
+  appeal: { text: string; createdAt: Date } | null;
+}
+
+/** One of the caller's own apps (GET /api/v1/me/apps), with its block when blocked. */
+export function toMyApp(row: AppRow, block?: BlockView): MyApp {
+  return {
+    ...toApp(row),
+    has_icon: row.iconSvg !== null,
+    block:
+      row.status === 'blocked' && block
+        ? {
+            blocked_at: block.blockedAt.toISOString(),
+            by: block.by,
+            reason_summary: block.reasonSummary,
+            appeal: block.appeal
+              ? { text: block.appeal.text, created_at: block.appeal.createdAt.toISOString() }
+              : null,
+            can_appeal: block.appeal === null,
+          }
+        : null,
+  };
 }

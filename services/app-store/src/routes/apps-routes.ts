@@ -17,6 +17,7 @@ import {
   conflict,
   forbidden,
   notFound,
+  type OutboxRelay,
   type SystemMessageOutbox,
 } from '@svc/service-kit';
 import { callerOf, type AuthRequirement } from '../authentication.js';
@@ -35,6 +36,8 @@ export interface AppsRoutesDeps {
   authenticate: (requirement: AuthRequirement) => RequestHandler;
   /** The app_blocked message is already in the outbox; this only hurries its relay. */
   systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
+  /** The author's e-mail about the block is in the job outbox; this hurries its relay. */
+  jobs?: Pick<OutboxRelay, 'nudge'>;
   /** HMAC key of the reporter-network hash stored with each report. */
   ipHashSecret: string;
 }
@@ -151,6 +154,7 @@ export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
       if (result.blockedNow) {
         await listing.invalidate({ totals: true });
         deps.systemMessages.nudge();
+        deps.jobs?.nudge();
       }
       res.json({ success: true, ...reportOutcome(result.reportCount) });
     },

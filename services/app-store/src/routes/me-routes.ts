@@ -1,7 +1,16 @@
 // HTTP of /api/v1/me*: the caller, their apps, their installed apps.
 import type { Express, RequestHandler } from 'express';
-import { AppSlugParams, ERROR_MESSAGES } from '@svc/types';
-import { notFound } from '@svc/service-kit';
+import {
+  AppSlugParams,
+  AppealBody,
+  AuthorAuditQuery,
+  ERROR_MESSAGES,
+  type AppealResponse,
+  type AuthorAuditPageResponse,
+} from '@svc/types';
+import { badRequest, conflict, notFound } from '@svc/service-kit';
+import { actorForAuthor } from '../audit/index.js';
+import type { AuthorStore } from '../author-store.js';
 import { callerOf, type AuthRequirement } from '../authentication.js';
 import { toMyApp } from '../domain/app-record.js';
 import { avatarUrl } from '../domain/avatar.js';
@@ -13,6 +22,7 @@ export function meRoutes(
   app: Express,
   deps: {
     store: AppStore;
+    authors: AuthorStore;
     listing: Listing;
     limits: RateLimits;
     authenticate: (requirement: AuthRequirement) => RequestHandler;
@@ -36,7 +46,51 @@ export function meRoutes(
 
   app.get('/api/v1/me/apps', ...sessionOrKey, async (req, res) => {
     const rows = await store.myApps(callerOf(req).userId);
-    res.json({ apps: rows.map(toMyApp) });
+    const blocks = await deps.authors.blocks(rows);
+    res.json({ apps: rows.map((row) => toMyApp(row, blocks.get(row.id))) });
+  });
+
+  // The author's appeal of their blocked app's current block (once per block).
+  app.post('/api/v1/me/apps/:slug/appeal', ...sessionOnly, async (req, res) => {
+    const { slug } = AppSlugParams.parse(req.params);
+    const { text } = AppealBody.parse(req.body ?? {});
+    const result = await deps.authors.appeal(slug, callerOf(req).userId, text);
+    if (result.kind === 'not-found') throw notFound(ERROR_MESSAGES.appNotFound);
+    if (result.kind === 'conflict') throw conflict(result.message);
+    const body: AppealResponse = {
+      slug: result.slug,
+      appeal: { text: result.text, created_at: result.createdAt.toISOString() },
+    };
+    res.status(201).json(body);
+  });
+
+  // The audit entries about the caller's own app; actors as roles (never a moderator's id).
+  app.get('/api/v1/me/apps/:slug/audit', ...sessionOrKey, async (req, res) => {
+    const { slug } = AppSlugParams.parse(req.params);
+    const query = AuthorAuditQuery.parse(req.query);
+    let found;
+    try {
+      found = await deps.authors.audit(slug, callerOf(req).userId, query);
+    } catch (err) {
+      if (err instanceof RangeError) throw badRequest('Invalid cursor');
+      throw err;
+    }
+    if (!found) throw notFound(ERROR_MESSAGES.appNotFound);
+    const body: AuthorAuditPageResponse = {
+      entries: found.page.items.map((e) => ({
+        id: e.id,
+        at: e.at.toISOString(),
+        actor: actorForAuthor(e.actor, found.authorId),
+        action: e.action,
+        target_type: e.targetType,
+        target_id: e.targetId,
+        reason: e.reason,
+        before: e.before,
+        after: e.after,
+      })),
+      next_cursor: found.page.nextCursor,
+    };
+    res.json(body);
   });
 
   app.get('/api/v1/me/installed', ...sessionOrKey, async (req, res) => {

@@ -19,6 +19,7 @@ import {
   conflict,
   notFound,
   requireModerator,
+  type OutboxRelay,
   type SystemMessageOutbox,
 } from '@svc/service-kit';
 import { callerOf, type AuthRequirement } from '../authentication.js';
@@ -33,6 +34,8 @@ export interface ModerationRoutesDeps {
   limits: RateLimits;
   authenticate: (requirement: AuthRequirement) => RequestHandler;
   systemMessages: Pick<SystemMessageOutbox, 'nudge'>;
+  /** The job-outbox relay (the author's notify-email jobs); it also polls. */
+  jobs?: Pick<OutboxRelay, 'nudge'>;
 }
 
 export function moderationRoutes(app: Express, deps: ModerationRoutesDeps): void {
@@ -54,7 +57,10 @@ export function moderationRoutes(app: Express, deps: ModerationRoutesDeps): void
         status: i.status,
         open_reporters: i.openReporters,
         reasons: i.reasons,
-        latest_report_at: i.latestReportAt.toISOString(),
+        latest_report_at: i.latestReportAt?.toISOString() ?? null,
+        appeal: i.appeal
+          ? { text: i.appeal.text, created_at: i.appeal.createdAt.toISOString() }
+          : null,
       })),
       meta: { limit: query.limit, offset: query.offset, count: items.length, total },
     };
@@ -75,6 +81,13 @@ export function moderationRoutes(app: Express, deps: ModerationRoutesDeps): void
         resolved_at: r.resolvedAt?.toISOString() ?? null,
         open: r.resolvedAt === null,
       })),
+      appeals: found.appeals.map((a) => ({
+        id: a.id,
+        text: a.text,
+        created_at: a.createdAt.toISOString(),
+        closed_at: a.closedAt?.toISOString() ?? null,
+        open: a.closedAt === null,
+      })),
     };
     res.json(body);
   });
@@ -89,6 +102,8 @@ export function moderationRoutes(app: Express, deps: ModerationRoutesDeps): void
       if (result.kind === 'conflict') throw conflict(result.message);
       if (changesListing(result.before, result.after)) await listing.invalidate({ totals: true });
       if (result.after === 'blocked' && result.before !== 'blocked') deps.systemMessages.nudge();
+      // A block or restore wrote the author's e-mail into the job outbox.
+      if (changesListing(result.before, result.after)) deps.jobs?.nudge();
       const body: ModerationActionResponse = {
         slug: result.slug,
         status: result.after,

@@ -1,0 +1,32 @@
+// The author's e-mail about a block or a restore (issue 13): a notify-email job, written to
+// the job outbox in the transaction of the change (docs/decisions.md §9). Auth's worker
+// sends it. The job id is derived from the change's audit entry, so a re-post is dropped.
+import { NOTIFY_EMAIL_QUEUE, type NotifyEmailJob } from '@svc/types';
+
+export interface OutboxJob {
+  queue: string;
+  jobName: string;
+  jobId: string;
+  payload: NotifyEmailJob;
+}
+
+export function appNoticeJob(auditId: string, job: NotifyEmailJob): OutboxJob {
+  return {
+    queue: NOTIFY_EMAIL_QUEUE,
+    jobName: job.template,
+    jobId: `app-notice-${auditId}`,
+    payload: job,
+  };
+}
+
+/**
+ * BullMQ options of notify-email jobs: retried with exponential backoff (2 s, 4 s, ... about
+ * 17 minutes in all) while auth or Resend is down; kept a while after completion, so a re-post
+ * of the same job id is dropped.
+ */
+export const NOTICE_JOB_OPTIONS = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 2000 },
+  removeOnComplete: 1000,
+  removeOnFail: 5000,
+} as const;
