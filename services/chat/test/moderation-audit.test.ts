@@ -111,6 +111,17 @@ describe('the chat audit log', () => {
     });
   });
 
+  it('two deletes at once: one 200 and one entry, the other 404', async () => {
+    const id = await post('twice');
+    const other = h.sessionCookie({ id: 'mod-audit-2', username: 'mod2', isModerator: true });
+    const answers = await Promise.all([del(id), del(id, other)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 404]);
+    const entries = await entriesOf('message', id);
+    expect(entries).toHaveLength(1);
+    const winner = answers[0]!.status === 200 ? 'mod-audit' : 'mod-audit-2';
+    expect(entries[0]!.actor).toBe(winner);
+  });
+
   it("a visitor's mute is audited by the keyed IP hash, never the address; a re-mute keeps the previous end", async () => {
     const ip = '203.0.113.77';
     const id = await post('flood', ip);
