@@ -1,4 +1,5 @@
 export * from './app.js';
+export * from './audit-log.js';
 export * from './client-ip.js';
 export * from './config.js';
 export * from './database-url.js';
