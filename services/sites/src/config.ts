@@ -1,7 +1,7 @@
 // sites settings (docs/decisions.md §8), validated at start. The API process and the worker
 // share the outbound, AI and database settings; each has its own port.
 import { z } from 'zod';
-import { ConfigError, SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
+import { ConfigError, SERVICES, baseConfigSchema, productionRequires, settings } from '@svc/service-kit';
 
 const optionalUrl = settings.optionalString.refine(
   (v) => v === undefined || URL.canParse(v),
@@ -28,6 +28,22 @@ const sharedSettings = {
   OUTBOUND_ALLOW_HOSTS: hostPortList,
 };
 
+/** Private hosts the scraper may fetch exist for tests: never in production. */
+function noAllowHostsInProduction(
+  c: { NODE_ENV: string; OUTBOUND_ALLOW_HOSTS: string[] },
+  ctx: z.RefinementCtx,
+): void {
+  if (c.NODE_ENV === 'production' && c.OUTBOUND_ALLOW_HOSTS.length > 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['OUTBOUND_ALLOW_HOSTS'],
+      message: 'must be empty when NODE_ENV=production (it lets the scraper reach private hosts; tests only)',
+    });
+}
+
+/** Where /sitemap.xml points when PUBLIC_BASE_URL is unset (development only). */
+const DEV_PUBLIC_BASE_URL = 'http://localhost:8080';
+
 export const configSchema = baseConfigSchema.extend({
   PORT: settings.port(SERVICES.sites.port),
   ...sharedSettings,
@@ -36,7 +52,10 @@ export const configSchema = baseConfigSchema.extend({
   /** Key of the HMAC that stores client IPs (boosts); required in production. */
   IP_HASH_SECRET: settings.optionalString,
   /** Public origin of the site (gateway), for the absolute URLs of /sitemap.xml. */
-  PUBLIC_BASE_URL: settings.url('http://localhost:8080'),
+  PUBLIC_BASE_URL: settings.optionalString.refine(
+    (v) => v === undefined || URL.canParse(v),
+    'must be a URL',
+  ),
   /** Site pages listed in /sitemap.xml (most relevant first); the protocol allows 50 000 URLs. */
   /** How long a GET /api/sites page may be served from the process cache (0 = off). */
   SITES_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
@@ -51,7 +70,15 @@ export const configSchema = baseConfigSchema.extend({
   DAILY_BG_SOURCE_URL: settings.url(
     'https://www.bing.com/HPImageArchive.aspx?format=js&idx=0&n=1&mkt=en-US',
   ),
-});
+})
+  .superRefine(
+    productionRequires({
+      IP_HASH_SECRET: 'is a key written in the source',
+      PUBLIC_BASE_URL: `writes ${DEV_PUBLIC_BASE_URL} into /sitemap.xml`,
+    }),
+  )
+  .superRefine(noAllowHostsInProduction)
+  .transform((c) => ({ ...c, PUBLIC_BASE_URL: c.PUBLIC_BASE_URL ?? DEV_PUBLIC_BASE_URL }));
 export type Config = z.infer<typeof configSchema>;
 
 /** Used outside production only, so a dev machine needs no setup. */
@@ -90,5 +117,5 @@ export const workerConfigSchema = baseConfigSchema.extend({
    */
   WORKER_LOCK_DURATION_MS: positiveInt(30_000, 600_000),
   WORKER_STALLED_INTERVAL_MS: positiveInt(15_000, 600_000),
-});
+}).superRefine(noAllowHostsInProduction);
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
