@@ -669,10 +669,9 @@ async function main() {
   try {
     const port = Object.fromEntries(
       await Promise.all(
-        ['auth', 'appStore', 'sites', 'chat', 'realtime', 'gateway', 'gatewayOps', 'web'].map(async (n) => [
-          n,
-          await freePort(),
-        ]),
+        ['auth', 'appStore', 'sites', 'chat', 'realtime', 'gateway', 'gatewayOps', 'web'].map(
+          async (n) => [n, await freePort()],
+        ),
       ),
     );
     if (new Set(Object.values(port)).size !== Object.keys(port).length)

@@ -77,7 +77,9 @@ describe('the ops ports', () => {
     expect(ops.status).toBe(200);
     // translate has no hard dependency (Redis down degrades it): an empty list of checks.
     expect(await ops.json()).toEqual({ status: 'ready', checks: {} });
-    expect(await (await fetch(`${translate.opsUrl}/metrics`)).text()).toMatch(/http_requests_total/);
+    expect(await (await fetch(`${translate.opsUrl}/metrics`)).text()).toMatch(
+      /http_requests_total/,
+    );
     expect(await (await fetch(`${translate.url}/readyz`)).json()).toEqual({ status: 'ready' });
     expect((await fetch(`${translate.url}/metrics`)).status).toBe(404);
   });

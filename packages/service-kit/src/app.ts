@@ -59,7 +59,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     const { ready } = await runChecks(options.readiness ?? {});
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
   });
-  attachOpsHandler(app, createOpsHandler({ metrics: options.metrics, readiness: options.readiness }));
+  attachOpsHandler(
+    app,
+    createOpsHandler({ metrics: options.metrics, readiness: options.readiness }),
+  );
 
   app.use(express.json({ limit: options.bodyLimit ?? '64kb', strict: true }));
   app.use(refuseNul);

@@ -16,11 +16,18 @@ export interface OpsOptions {
 export function defaultOpsPort(port: number, opsPort?: number): number {
   const ops = opsPort ?? (port === 0 ? 0 : port + 1000);
   if (ops > 65535) throw new ConfigError(['OPS_PORT is missing: PORT + 1000 is past 65535']);
-  if (ops !== 0 && ops === port) throw new ConfigError(['OPS_PORT is invalid: must differ from PORT']);
+  if (ops !== 0 && ops === port)
+    throw new ConfigError(['OPS_PORT is invalid: must differ from PORT']);
   return ops;
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string, head: boolean): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  head: boolean,
+): void {
   res.writeHead(status, {
     'content-type': type,
     'content-length': Buffer.byteLength(body),
@@ -37,7 +44,8 @@ export function createOpsHandler(options: OpsOptions): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const q = (req.url ?? '/').indexOf('?');
     const path = q === -1 ? (req.url ?? '/') : (req.url ?? '/').slice(0, q);
-    const known = path === '/healthz' || path === '/readyz' || (path === '/metrics' && options.metrics);
+    const known =
+      path === '/healthz' || path === '/readyz' || (path === '/metrics' && options.metrics);
     if (!known) return json(res, 404, { error: 'Not found' }, req.method === 'HEAD');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
@@ -47,7 +55,12 @@ export function createOpsHandler(options: OpsOptions): RequestListener {
     if (path === '/healthz') return json(res, 200, { status: 'ok' }, head);
     if (path === '/readyz') {
       void runChecks(checks).then(({ ready, checks: results }) =>
-        json(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', checks: results }, head),
+        json(
+          res,
+          ready ? 200 : 503,
+          { status: ready ? 'ready' : 'unavailable', checks: results },
+          head,
+        ),
       );
       return;
     }

@@ -50,7 +50,14 @@ export async function spawnService(opts: {
     : [opts.entry];
   const child = spawn(process.execPath, args, {
     cwd: opts.cwd,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', OPS_PORT: String(opsPort), ...opts.env, PORT: String(port) },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      OPS_PORT: String(opsPort),
+      ...opts.env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,6 +1,12 @@
 // app-store settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
-import { ConfigError, SERVICES, baseConfigSchema, productionRequires, settings } from '@svc/service-kit';
+import {
+  ConfigError,
+  SERVICES,
+  baseConfigSchema,
+  productionRequires,
+  settings,
+} from '@svc/service-kit';
 
 export const configSchema = baseConfigSchema
   .extend({

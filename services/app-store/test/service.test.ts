@@ -83,7 +83,8 @@ describe('app-store app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(ops(buildApp({ ...base, metrics: createMetrics('app-store') }))).get('/metrics',
+    const res = await request(ops(buildApp({ ...base, metrics: createMetrics('app-store') }))).get(
+      '/metrics',
     );
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total');

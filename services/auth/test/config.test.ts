@@ -13,7 +13,9 @@ describe('auth config', () => {
   });
 
   it('takes RESEND_API_KEY in production, and lets development log the codes', () => {
-    expect(loadAuthConfig({ NODE_ENV: 'production', RESEND_API_KEY: 're_x' }).RESEND_API_KEY).toBe('re_x');
+    expect(loadAuthConfig({ NODE_ENV: 'production', RESEND_API_KEY: 're_x' }).RESEND_API_KEY).toBe(
+      're_x',
+    );
     expect(loadAuthConfig({ NODE_ENV: 'development' }).RESEND_API_KEY).toBeUndefined();
     expect(loadAuthConfig({ NODE_ENV: 'test' }).RESEND_API_KEY).toBeUndefined();
   });

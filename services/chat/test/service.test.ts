@@ -95,7 +95,8 @@ describe('chat app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(ops(app({ logger, db, redis, metrics: createMetrics('chat') }))).get('/metrics',
+    const res = await request(ops(app({ logger, db, redis, metrics: createMetrics('chat') }))).get(
+      '/metrics',
     );
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total');

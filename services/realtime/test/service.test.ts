@@ -69,8 +69,9 @@ describe('realtime app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(ops(buildApp({ logger, redis, metrics: createMetrics('realtime') }))).get('/metrics',
-    );
+    const res = await request(
+      ops(buildApp({ logger, redis, metrics: createMetrics('realtime') })),
+    ).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total');
   });

@@ -1,7 +1,12 @@
 // API settings: the production-only requirements and the defaults.
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from '@svc/service-kit';
-import { DEV_IP_HASH_SECRET, configSchema, ipHashSecret, workerConfigSchema } from '../src/config.js';
+import {
+  DEV_IP_HASH_SECRET,
+  configSchema,
+  ipHashSecret,
+  workerConfigSchema,
+} from '../src/config.js';
 
 describe('sites API config', () => {
   it('requires IP_HASH_SECRET in production and has a dev default elsewhere', () => {
@@ -51,10 +56,12 @@ describe('production refuses development fallbacks (docs/decisions.md §10)', ()
 
   it('refuses OUTBOUND_ALLOW_HOSTS (a test-only opening to private hosts), API and worker', () => {
     const env = { ...production, OUTBOUND_ALLOW_HOSTS: '127.0.0.1:8000' };
-    expect(() => loadConfig(configSchema, env)).toThrow(/OUTBOUND_ALLOW_HOSTS is invalid: must be empty/);
+    expect(() => loadConfig(configSchema, env)).toThrow(
+      /OUTBOUND_ALLOW_HOSTS is invalid: must be empty/,
+    );
     expect(() => loadConfig(workerConfigSchema, env)).toThrow(/OUTBOUND_ALLOW_HOSTS/);
-    expect(loadConfig(workerConfigSchema, { ...env, NODE_ENV: 'test' }).OUTBOUND_ALLOW_HOSTS).toEqual([
-      '127.0.0.1:8000',
-    ]);
+    expect(
+      loadConfig(workerConfigSchema, { ...env, NODE_ENV: 'test' }).OUTBOUND_ALLOW_HOSTS,
+    ).toEqual(['127.0.0.1:8000']);
   });
 });

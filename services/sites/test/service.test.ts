@@ -68,7 +68,8 @@ describe('sites app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(ops(buildApp({ ...h.deps, metrics: createMetrics('sites') }))).get('/metrics',
+    const res = await request(ops(buildApp({ ...h.deps, metrics: createMetrics('sites') }))).get(
+      '/metrics',
     );
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total');

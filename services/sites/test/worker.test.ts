@@ -71,17 +71,18 @@ describe('sites worker app', () => {
   it('GET /readyz is 503 when Redis is unreachable', async () => {
     const deadRedis = createDeadRedis();
     extra.push(async () => deadRedis.disconnect());
-    const res = await request(ops(buildWorkerApp({ logger, db, redis: deadRedis, queues: {} }))).get('/readyz',
-    );
+    const res = await request(
+      ops(buildWorkerApp({ logger, db, redis: deadRedis, queues: {} })),
+    ).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body.checks).toEqual({ postgres: 'ok', redis: 'unavailable' });
   });
 
   it('reports queue depths in /metrics', async () => {
     await queues[SCRAPE_QUEUE]!.add('scrape', { siteId: 'abc' });
-    const res = await request(ops(
-      buildWorkerApp({ logger, db, redis, queues, metrics: createMetrics('sites-worker') }),
-    )).get('/metrics');
+    const res = await request(
+      ops(buildWorkerApp({ logger, db, redis, queues, metrics: createMetrics('sites-worker') })),
+    ).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toContain(
       'sites_queue_jobs{queue="scrape",state="waiting",service="sites-worker"} 1',

@@ -12,21 +12,24 @@ describe('web config', () => {
   });
 
   it('keeps only the origin of PUBLIC_BASE_URL', () => {
-    expect(loadConfig(configSchema, { PUBLIC_BASE_URL: 'https://svc.example/x/' }).PUBLIC_BASE_URL).toBe(
-      'https://svc.example',
-    );
+    expect(
+      loadConfig(configSchema, { PUBLIC_BASE_URL: 'https://svc.example/x/' }).PUBLIC_BASE_URL,
+    ).toBe('https://svc.example');
   });
 
-  it.each(['API_BASE_URL', 'PUBLIC_BASE_URL'])('refuses production without %s, naming it', (name) => {
-    const env: Record<string, string> = {
-      NODE_ENV: 'production',
-      API_BASE_URL: 'http://gateway:8080',
-      PUBLIC_BASE_URL: 'https://svc.example',
-    };
-    expect(loadConfig(configSchema, env).API_BASE_URL).toBe('http://gateway:8080');
-    delete env[name];
-    expect(() => loadConfig(configSchema, env)).toThrow(
-      new RegExp(`${name} is missing: required when NODE_ENV=production`),
-    );
-  });
+  it.each(['API_BASE_URL', 'PUBLIC_BASE_URL'])(
+    'refuses production without %s, naming it',
+    (name) => {
+      const env: Record<string, string> = {
+        NODE_ENV: 'production',
+        API_BASE_URL: 'http://gateway:8080',
+        PUBLIC_BASE_URL: 'https://svc.example',
+      };
+      expect(loadConfig(configSchema, env).API_BASE_URL).toBe('http://gateway:8080');
+      delete env[name];
+      expect(() => loadConfig(configSchema, env)).toThrow(
+        new RegExp(`${name} is missing: required when NODE_ENV=production`),
+      );
+    },
+  );
 });
