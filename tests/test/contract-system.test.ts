@@ -246,7 +246,7 @@ describe('runtime', () => {
     const pinned = readFileSync(new URL('../../.nvmrc', import.meta.url), 'utf8').trim();
     const versions: Array<[string, string | undefined]> = [];
     for (const p of system.processes) {
-      const metrics = await (await fetch(`${p.url}/metrics`)).text();
+      const metrics = await (await fetch(`${p.opsUrl}/metrics`)).text();
       versions.push([p.url, /nodejs_version_info\{version="(v[\d.]+)"/.exec(metrics)?.[1]]);
     }
     expect(versions.length).toBeGreaterThanOrEqual(9);
@@ -1633,7 +1633,7 @@ describe('PostgreSQL and Redis outage', () => {
     expect(answers.filter(([, status]) => status !== 503)).toEqual([]);
     for (const p of system.processes)
       await eventually(async () =>
-        (await fetch(`${p.url}/readyz`)).status === 200 ? true : undefined,
+        (await fetch(`${p.opsUrl}/readyz`)).status === 200 ? true : undefined,
       );
     expect((await call('/api/auth/me', { cookie: user.cookie })).status).toBe(200);
   });
@@ -1688,7 +1688,7 @@ describe('PostgreSQL and Redis outage', () => {
     }
     for (const p of system.processes)
       await eventually(async () =>
-        (await fetch(`${p.url}/readyz`)).status === 200 ? true : undefined,
+        (await fetch(`${p.opsUrl}/readyz`)).status === 200 ? true : undefined,
       );
     expect((await call('/api/auth/me', { cookie: user.cookie })).status).toBe(200);
   });

@@ -14,6 +14,7 @@ export * from './lifecycle.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './migrations.js';
+export * from './ops.js';
 export * from './pg-transaction.js';
 export * from './prisma-adapter.js';
 export * from './rate-limit.js';
