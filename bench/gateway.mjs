@@ -160,10 +160,9 @@ ${added}    }
 
 /** The nginx binary, or null (the bench then skips it with a note). */
 function findNginx() {
-  for (const bin of [process.env.NGINX_BIN, '/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx']) {
-    if (bin && existsSync(bin)) return bin;
-  }
-  return null;
+  // NGINX_BIN, when set, is the only candidate (NGINX_BIN=none runs the bench without nginx).
+  const candidates = process.env.NGINX_BIN ? [process.env.NGINX_BIN] : ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'];
+  return candidates.find((bin) => existsSync(bin)) ?? null;
 }
 
 // ---------------------------------------------------------------- orchestration
@@ -215,7 +214,11 @@ async function main() {
     children.push(child);
     return child;
   };
-  const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
+  const tempDirs = [];
+  const stopAll = () => {
+    children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
+    for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  };
   process.on('exit', stopAll);
   const profDir = path.join(ROOT, 'bench', 'results', 'prof');
   if (cpuProf) mkdirSync(profDir, { recursive: true });
@@ -261,6 +264,7 @@ async function main() {
     const bin = findNginx();
     if (bin === null) return null;
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));
+    tempDirs.push(dir);
     const port = await freePort();
     writeFileSync(path.join(dir, 'nginx.conf'), nginxConfig(dir, port, upstreamPort, extraHeaders));
     const child = spawnChild(['-p', dir, '-c', path.join(dir, 'nginx.conf')], {}, bin);
