@@ -78,7 +78,10 @@ describe('app-store records', () => {
   });
 
   it('listing response has meta with count and total', () => {
-    const r = { apps: [{ ...app, has_icon: false }], meta: { limit: 50, offset: 0, count: 1, total: 1 } };
+    const r = {
+      apps: [{ ...app, has_icon: false }],
+      meta: { limit: 50, offset: 0, count: 1, total: 1 },
+    };
     expect(AppListResponse.safeParse(r).success).toBe(true);
     expect(AppListResponse.safeParse({ apps: [] }).success).toBe(false);
   });
@@ -272,8 +275,21 @@ describe('me, installs and keys', () => {
       avatar_url: 'https://www.gravatar.com/avatar/x?d=identicon',
     };
     expect(AppStoreMeResponse.safeParse({ user }).success).toBe(true);
-    const mine = { ...app, status: 'blocked', has_icon: false };
+    const block = {
+      blocked_at: '2026-11-23T05:00:00.000Z',
+      by: 'reports',
+      reason_summary: '5 reports: 3 spam, 2 malware',
+      appeal: null,
+      can_appeal: true,
+    };
+    const mine = { ...app, status: 'blocked', has_icon: false, block };
     expect(MyAppsResponse.safeParse({ apps: [mine] }).success).toBe(true);
+    // `block` is required (null unless blocked) and names who blocked: reports or a moderator
+    expect(MyAppsResponse.safeParse({ apps: [{ ...mine, block: null }] }).success).toBe(true);
+    expect(MyAppsResponse.safeParse({ apps: [{ ...mine, block: undefined }] }).success).toBe(false);
+    expect(
+      MyAppsResponse.safeParse({ apps: [{ ...mine, block: { ...block, by: 'user' } }] }).success,
+    ).toBe(false);
     expect(MyAppsResponse.safeParse({ apps: [app] }).success).toBe(false);
     expect(InstalledAppsResponse.safeParse({ apps: [{ ...app, has_icon: true }] }).success).toBe(
       true,

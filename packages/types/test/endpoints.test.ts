@@ -79,6 +79,9 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['POST', '/api/v1/moderation/apps/{slug}/block'],
   ['POST', '/api/v1/moderation/apps/{slug}/dismiss'],
   ['GET', '/api/v1/moderation/audit'],
+  // added by issue 13 (the author's side: appeal once per block, their app's audit entries)
+  ['POST', '/api/v1/me/apps/{slug}/appeal'],
+  ['GET', '/api/v1/me/apps/{slug}/audit'],
 ];
 
 const key = (method: string, path: string) => `${method} ${path}`;
