@@ -109,7 +109,8 @@ function prepareTree() {
  *  figures are marked so the table can say which way a ratio is good. */
 const BENCHES = {
   gateway: {
-    args: () => ['--duration', opts.duration, '--warmup', opts.warmup, '--rounds', 1],
+    // The real-service section only (today's bench also runs a bare upstream beside nginx).
+    args: () => ['--upstream', 'service', '--duration', opts.duration, '--warmup', opts.warmup, '--rounds', 1],
     report: 'gateway-',
     figures: (j) => {
       const [direct, gw] = j.summary;

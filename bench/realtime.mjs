@@ -58,6 +58,8 @@ if (portHigh - portLow + 1 < CLIENTS + 1000) throw new Error('ephemeral port ran
 const children = [];
 async function startService(name, env) {
   const port = await freePort();
+  // /metrics is on the private ops listener (docs/decisions.md §13).
+  const opsPort = await freePort();
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: `${root}services/${name}`,
     env: {
@@ -70,6 +72,7 @@ async function startService(name, env) {
       WS_MAX_CONNECTIONS_PER_IP: '0',
       ...env,
       PORT: String(port),
+      OPS_PORT: String(opsPort),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -80,7 +83,7 @@ async function startService(name, env) {
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { child, port, url };
+    if (ok) return { child, port, url, opsUrl: `http://127.0.0.1:${opsPort}` };
     await sleep(100);
   }
   throw new Error(`${name} did not become ready`);
@@ -266,7 +269,7 @@ try {
     serverDisconnects: lat.closedByServer,
     realtimeCpuMicrosPerDelivery:
       Math.round(((cpuMs * 1000) / Math.max(1, lat.delivered)) * 10) / 10,
-    broadcastSecondsSum: await metric(a.url, 'realtime_broadcast_duration_seconds_sum'),
+    broadcastSecondsSum: await metric(a.opsUrl, 'realtime_broadcast_duration_seconds_sum'),
   };
   log('latency ms', report.latency);
 
@@ -310,8 +313,8 @@ try {
   await sleep(2000);
   report.burstTwo = await burst('burst, 2 processes', [a.url, b.url]);
   report.slowDisconnects =
-    (await metric(a.url, 'realtime_server_disconnects_total', 'reason="slow"')) +
-    (await metric(b.url, 'realtime_server_disconnects_total', 'reason="slow"'));
+    (await metric(a.opsUrl, 'realtime_server_disconnects_total', 'reason="slow"')) +
+    (await metric(b.opsUrl, 'realtime_server_disconnects_total', 'reason="slow"'));
 
   report.loadavgAtEnd = os.loadavg().map((x) => Math.round(x * 10) / 10);
   mkdirSync(`${root}bench/results`, { recursive: true });

@@ -669,10 +669,9 @@ async function main() {
   try {
     const port = Object.fromEntries(
       await Promise.all(
-        ['auth', 'appStore', 'sites', 'chat', 'realtime', 'gateway', 'web'].map(async (n) => [
-          n,
-          await freePort(),
-        ]),
+        ['auth', 'appStore', 'sites', 'chat', 'realtime', 'gateway', 'gatewayOps', 'web'].map(
+          async (n) => [n, await freePort()],
+        ),
       ),
     );
     if (new Set(Object.values(port)).size !== Object.keys(port).length)
@@ -708,6 +707,8 @@ async function main() {
     });
     start('gateway', 'gateway/dist/main.js', {
       PORT: String(port.gateway),
+      // Its /metrics is on the private ops listener (docs/decisions.md §13).
+      OPS_PORT: String(port.gatewayOps),
       TRUST_PROXY: 'loopback',
       PUBLIC_BASE_URL: gatewayOrigin,
       AUTH_URL: url(port.auth),
@@ -819,10 +820,10 @@ async function main() {
       let healthzRps;
       for (const c of cases) {
         if (load.warmup > 0) await measure(c.url, { ...load, duration: load.warmup }, {});
-        const before = c.gated ? await gatewayRoutes(gatewayOrigin) : null;
+        const before = c.gated ? await gatewayRoutes(`http://${HOST}:${port.gatewayOps}`) : null;
         const m = await measure(c.url, load, pids());
         if (before) {
-          const after = await gatewayRoutes(gatewayOrigin);
+          const after = await gatewayRoutes(`http://${HOST}:${port.gatewayOps}`);
           m.apiCalls = apiCallsPerPage(before, after);
           const [a, b] = [after['/'], before['/']];
           if (a)

@@ -32,6 +32,9 @@ const OWN_ENV = {
   gateway: { TRUST_PROXY: 'loopback' },
 };
 
+/** The private ops listener (/metrics, /readyz): PORT + 1000, as each process defaults it. */
+const opsPort = (p) => p.port + 1000;
+
 log(`running on Node ${process.version} (.tools/, scripts/toolchain.mjs)`);
 installDependencies();
 await ensureDependencies();
@@ -45,8 +48,10 @@ const supervisor = supervise(
     name: p.name,
     args: [p.entry],
     cwd: path.join(ROOT, p.dir),
-    env: { NODE_ENV: 'development', ...OWN_ENV[p.name], ...process.env, PORT: String(p.port) },
-    readyUrl: `http://127.0.0.1:${p.port}/readyz`,
+    env: { NODE_ENV: 'development', ...OWN_ENV[p.name], ...process.env, PORT: String(p.port), OPS_PORT: String(opsPort(p)) },
+    // The detailed readiness is on each process's private ops listener (docs/decisions.md §13);
+    // the gateway's public port has no /readyz.
+    readyUrl: `http://127.0.0.1:${opsPort(p)}/readyz`,
   })),
 );
 
@@ -55,4 +60,5 @@ if (await supervisor.waitUntilReady(60_000)) {
   log(`all ${PROCESSES.length} processes are ready`);
   log(`the API is at http://localhost:${gateway.port}/api  (Node ${process.version}; Ctrl-C stops everything)`);
   log(`open http://localhost:${gateway.port}/ in a browser`);
+  log(`metrics and readiness: http://127.0.0.1:${opsPort(gateway)}/metrics, /readyz (ops ports = port + 1000)`);
 }

@@ -28,6 +28,8 @@ export type TrustProxy = boolean | number | string[];
 
 export interface GatewayConfig {
   port: number;
+  /** The private ops listener (/metrics, detailed /readyz): OPS_PORT, default port + 1000. */
+  opsPort: number;
   trustProxy: TrustProxy;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Base URL (origin) of each upstream service. */
@@ -88,6 +90,8 @@ const ms = (fallback: number) => z.coerce.number().int().positive().default(fall
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -144,8 +148,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   const upstreams = Object.fromEntries(
     UPSTREAM_NAMES.map((name) => [name, data[UPSTREAMS[name].env] as string]),
   ) as Record<UpstreamName, string>;
+  // Production refuses development fallbacks (docs/decisions.md §13): the discovery
+  // documents would name http://localhost.
+  if (data.NODE_ENV === 'production' && data.PUBLIC_BASE_URL === undefined)
+    throw new Error('Invalid gateway configuration: PUBLIC_BASE_URL: required when NODE_ENV=production (the development fallback is http://localhost)');
+  const opsPort = data.OPS_PORT ?? (data.PORT === 0 ? 0 : data.PORT + 1000);
+  if (opsPort > 65535) throw new Error('Invalid gateway configuration: OPS_PORT: PORT + 1000 is past 65535; set OPS_PORT');
+  if (opsPort !== 0 && opsPort === data.PORT) throw new Error('Invalid gateway configuration: OPS_PORT: must differ from PORT');
   return {
     port: data.PORT,
+    opsPort,
     trustProxy: data.TRUST_PROXY,
     logLevel: data.LOG_LEVEL,
     upstreams,

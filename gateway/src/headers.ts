@@ -1,7 +1,7 @@
 // Header hygiene shared by the HTTP and WebSocket proxies.
 import { STATUS_CODES } from 'node:http';
 import type { ClientInfo } from './client-ip.js';
-import { SECURITY_HEADERS, appendSecurityHeaders } from './security-headers.js';
+import { SECURITY_HEADERS, appendMissingSecurityHeaders, securityHeaderBit } from './security-headers.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and what undici refuses to send. */
 const HOP_BY_HOP = new Set([
@@ -27,6 +27,8 @@ const GATEWAY_OWNED = new Set(['x-request-id', 'forwarded', 'x-real-ip']);
 /** Extra hop-by-hop names listed in a Connection header (`Connection: close, X-Foo`). */
 function connectionTokens(value: string | string[] | undefined): Set<string> | undefined {
   if (value === undefined) return undefined;
+  // What Node and most servers send: nothing listed (spares a split per proxied answer).
+  if (value === 'keep-alive' || value === 'close' || value === 'Keep-Alive') return undefined;
   let set: Set<string> | undefined;
   for (const token of (Array.isArray(value) ? value.join(',') : value).split(',')) {
     const name = token.trim().toLowerCase();
@@ -78,9 +80,13 @@ export function clientResponseHeaders(
   keepUpgrade = false,
   extra?: readonly string[],
 ): string[] {
+  // One pass over the upstream's list: each name lower-cased once, the security headers it
+  // already has gathered as bits (security-headers.ts), no Set per answer. This runs for
+  // every proxied answer (bench/README.md, "Gateway": where the time goes).
   const out: string[] = [];
   let listed: Set<string> | undefined;
   let replaced: Set<string> | undefined;
+  let present = 0;
   if (extra !== undefined) {
     for (let i = 0; i < extra.length; i += 2) {
       const name = (extra[i] as string).toLowerCase();
@@ -105,18 +111,25 @@ export function clientResponseHeaders(
     if (HOP_BY_HOP.has(lower) || lower === 'x-request-id') continue;
     if (replaced !== undefined && replaced.has(lower)) continue;
     out.push(name, value);
+    present |= securityHeaderBit(lower);
   }
   let headers = out;
   if (listed !== undefined) {
+    // Rare (an upstream naming extra hop-by-hop headers): filter and recount the bits.
     headers = [];
+    present = 0;
     for (let i = 0; i < out.length; i += 2) {
-      const name = out[i] as string;
-      if (!listed.has(name.toLowerCase())) headers.push(name, out[i + 1] as string);
+      const lower = (out[i] as string).toLowerCase();
+      if (!listed.has(lower)) {
+        headers.push(out[i] as string, out[i + 1] as string);
+        present |= securityHeaderBit(lower);
+      }
     }
   }
   headers.push('x-request-id', requestId);
+  // The CORS headers of an /api answer name no security header: no bits to add for them.
   if (extra !== undefined) for (const h of extra) headers.push(h);
-  return appendSecurityHeaders(headers);
+  return appendMissingSecurityHeaders(headers, present);
 }
 
 /** A JSON error answer's body and headers (flat list). */

@@ -90,7 +90,8 @@ class ProxyHandler implements Dispatcher.DispatchHandler {
     private readonly startedAt: number,
     private readonly extra: readonly string[] | undefined,
   ) {
-    res.once('close', this.onClientClose);
+    // on/off rather than once: no wrapper per request; onClientClose ignores a late call.
+    res.on('close', this.onClientClose);
   }
 
   private readonly onClientClose = (): void => {
@@ -99,9 +100,8 @@ class ProxyHandler implements Dispatcher.DispatchHandler {
     this.controller?.abort(new ClientClosedError());
   };
 
-  private readonly resume = (): void => {
-    this.controller?.resume();
-  };
+  /** Made on the first back-pressure wait only: most answers fit the socket buffer. */
+  private resume: (() => void) | undefined;
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
@@ -129,6 +129,7 @@ class ProxyHandler implements Dispatcher.DispatchHandler {
     }
     if (!this.res.write(chunk)) {
       controller.pause();
+      this.resume ??= () => this.controller?.resume();
       this.res.once('drain', this.resume);
     }
   }

@@ -17,6 +17,14 @@ gateway.server.on('error', (err) => {
   logger.fatal({ err }, 'gateway server error');
   process.exit(1);
 });
+// The private ops listener (docs/decisions.md §13): never routed from the public entry.
+gateway.ops.listen(config.opsPort, () => {
+  logger.info({ opsPort: config.opsPort }, 'gateway ops listener (metrics, readiness)');
+});
+gateway.ops.on('error', (err) => {
+  logger.fatal({ err, opsPort: config.opsPort }, 'gateway ops listener error (OPS_PORT)');
+  process.exit(1);
+});
 
 let stopping = false;
 function shutdown(signal: NodeJS.Signals): void {

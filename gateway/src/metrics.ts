@@ -29,17 +29,19 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
-  // Label children are looked up once per (route, status): the hot path does two calls.
-  const series = new Map<string, Series>();
+  // Label children are looked up once per (route, status), kept in a map per route keyed
+  // by the status number: the hot path builds no key string, and does two calls.
+  const series = new Map<string, Map<number, Series>>();
   return {
     registry,
     record(route, status, startedAt) {
-      const key = `${route} ${status}`;
-      let s = series.get(key);
+      let byStatus = series.get(route);
+      if (byStatus === undefined) series.set(route, (byStatus = new Map()));
+      let s = byStatus.get(status);
       if (s === undefined) {
         const code = String(status);
         s = { count: requests.labels(route, code), latency: duration.labels(route, code) };
-        series.set(key, s);
+        byStatus.set(status, s);
       }
       s.count.inc();
       s.latency.observe((performance.now() - startedAt) / 1000);

@@ -1,6 +1,7 @@
-// What the gateway answers itself (an express app): health, readiness, metrics, the
+// What the gateway answers itself (express apps). Public: liveness (/healthz), the
 // discovery documents, and the JSON 404/405/500 for every path the routing table does not
-// forward.
+// forward — /readyz and /metrics included, which are 404 there. Private (the ops listener
+// on OPS_PORT, docs/decisions.md §13): /healthz, the detailed /readyz fan-out and /metrics.
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { DISCOVERY_PATHS, type DiscoveryDocument } from '@svc/discovery';
 import type { Logger } from 'pino';
@@ -14,19 +15,21 @@ export type Readiness = Record<UpstreamName, 'ready' | 'unavailable'>;
 
 export interface OwnRoutesDeps {
   trustProxy: TrustProxy;
-  /** Probes one upstream's /readyz (bounded by its own timeout). */
-  probe: (name: UpstreamName) => Promise<boolean>;
   metrics: Metrics;
   logger: Logger;
   /** Built once at start (see server.ts). */
   discovery: readonly DiscoveryDocument[];
 }
 
-const OPS_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+export interface OpsRoutesDeps {
+  /** Probes one upstream's public /readyz, 200/503 only (bounded by its own timeout). */
+  probe: (name: UpstreamName) => Promise<boolean>;
+  metrics: Metrics;
+}
 
 export function createOwnRoutes(deps: OwnRoutesDeps): express.Express {
   const { metrics, logger } = deps;
-  const ownPaths: readonly string[] = [...OPS_PATHS, ...DISCOVERY_PATHS];
+  const ownPaths: readonly string[] = ['/healthz', ...DISCOVERY_PATHS];
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -42,7 +45,8 @@ export function createOwnRoutes(deps: OwnRoutesDeps): express.Express {
       const route = ownPaths.includes(req.path) ? req.path : 'other';
       metrics.record(route, res.statusCode, startedAt);
       logger.debug(
-        { reqId: res.getHeader('x-request-id'), method: req.method, path: req.path, status: res.statusCode, ip: req.ip },
+        // No client address in logs (docs/decisions.md §13).
+        { reqId: res.getHeader('x-request-id'), method: req.method, path: req.path, status: res.statusCode },
         'own route',
       );
     });
@@ -53,22 +57,6 @@ export function createOwnRoutes(deps: OwnRoutesDeps): express.Express {
 
   app.get('/healthz', (_req, res) => {
     res.set('cache-control', 'no-store').json({ status: 'ok' });
-  });
-
-  app.get('/readyz', async (_req, res) => {
-    const results = await Promise.all(UPSTREAM_NAMES.map((name) => deps.probe(name)));
-    const services = Object.fromEntries(
-      UPSTREAM_NAMES.map((name, i) => [name, results[i] ? 'ready' : 'unavailable']),
-    ) as Readiness;
-    const ready = results.every(Boolean);
-    res
-      .status(ready ? 200 : 503)
-      .set('cache-control', 'no-store')
-      .json({ status: ready ? 'ready' : 'unavailable', services });
-  });
-
-  app.get('/metrics', async (_req, res) => {
-    res.set('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
   app.use(createDiscoveryRoutes(deps.discovery));
@@ -97,5 +85,47 @@ export function createOwnRoutes(deps: OwnRoutesDeps): express.Express {
   };
   app.use(onError);
 
+  return app;
+}
+
+/**
+ * The ops listener's app: reachable only on OPS_PORT, which no public route exposes.
+ * /readyz asks every upstream's public /readyz (200/503, no detail there), so the gateway
+ * needs no access to the services' ops ports; it names the upstreams that are not ready.
+ */
+export function createOpsRoutes(deps: OpsRoutesDeps): express.Express {
+  const { metrics } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+
+  app.get('/healthz', (_req, res) => {
+    res.set('cache-control', 'no-store').json({ status: 'ok' });
+  });
+
+  app.get('/readyz', async (_req, res) => {
+    const results = await Promise.all(UPSTREAM_NAMES.map((name) => deps.probe(name)));
+    const services = Object.fromEntries(
+      UPSTREAM_NAMES.map((name, i) => [name, results[i] ? 'ready' : 'unavailable']),
+    ) as Readiness;
+    const ready = results.every(Boolean);
+    res
+      .status(ready ? 200 : 503)
+      .set('cache-control', 'no-store')
+      .json({ status: ready ? 'ready' : 'unavailable', services });
+  });
+
+  app.get('/metrics', async (_req, res) => {
+    res.set('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  app.all(['/healthz', '/readyz', '/metrics'], (_req, res) => {
+    res.set('allow', 'GET, HEAD').status(405).json({ error: 'Method not allowed' });
+  });
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'Not found' });
+  });
   return app;
 }

@@ -33,6 +33,31 @@ export const SECURITY_HEADERS: readonly string[] = (() => {
   return recorded;
 })();
 
+/** Bit per security header (lower-case name), so a response's set is one integer, not a Set. */
+const SECURITY_BITS: ReadonlyMap<string, number> = new Map(
+  Array.from({ length: SECURITY_HEADERS.length / 2 }, (_, i) => [SECURITY_HEADERS[2 * i] as string, 1 << i]),
+);
+const CSP_BIT = SECURITY_BITS.get('content-security-policy') ?? 0;
+
+/**
+ * The security headers a header of this (lower-case) name stands for: its own bit, the CSP
+ * bit for `content-security-policy-report-only` (a policy being tried out: no default CSP
+ * is added, which would block the page), else 0. OR the results over a response's names.
+ */
+export function securityHeaderBit(lowerName: string): number {
+  const bit = SECURITY_BITS.get(lowerName);
+  if (bit !== undefined) return bit;
+  return lowerName === 'content-security-policy-report-only' ? CSP_BIT : 0;
+}
+
+/** Appends the security headers whose bits are not in `present` (see securityHeaderBit). */
+export function appendMissingSecurityHeaders(headers: string[], present: number): string[] {
+  for (let i = 0; i < SECURITY_HEADERS.length; i += 2) {
+    if ((present & (1 << (i >> 1))) === 0) headers.push(SECURITY_HEADERS[i] as string, SECURITY_HEADERS[i + 1] as string);
+  }
+  return headers;
+}
+
 /**
  * Appends to a flat header list the security headers it does not already name: an
  * upstream's own value always wins (web's pages send their own CSP, Referrer-Policy…; the
@@ -41,12 +66,7 @@ export const SECURITY_HEADERS: readonly string[] = (() => {
  * one has made its CSP choice: no default CSP is added, which would block the page.
  */
 export function appendSecurityHeaders(headers: string[]): string[] {
-  const named = new Set<string>();
-  for (let i = 0; i < headers.length; i += 2) named.add((headers[i] as string).toLowerCase());
-  if (named.has('content-security-policy-report-only')) named.add('content-security-policy');
-  for (let i = 0; i < SECURITY_HEADERS.length; i += 2) {
-    const name = SECURITY_HEADERS[i] as string;
-    if (!named.has(name)) headers.push(name, SECURITY_HEADERS[i + 1] as string);
-  }
-  return headers;
+  let present = 0;
+  for (let i = 0; i < headers.length; i += 2) present |= securityHeaderBit((headers[i] as string).toLowerCase());
+  return appendMissingSecurityHeaders(headers, present);
 }

@@ -15,7 +15,7 @@ import { createCors, isApiPath, isPreflight } from './cors.js';
 import { jsonError, rawJsonError } from './headers.js';
 import { createHttpProxy } from './http-proxy.js';
 import { createMetrics } from './metrics.js';
-import { createOwnRoutes } from './own-routes.js';
+import { createOpsRoutes, createOwnRoutes } from './own-routes.js';
 import { requestIdFrom } from './request-id.js';
 import { findRoute, HTTP_ROUTES, pathOf, WS_ROUTES } from './routing-table.js';
 import { SECURITY_HEADERS } from './security-headers.js';
@@ -31,6 +31,8 @@ export interface GatewayOptions {
 
 export interface Gateway {
   server: http.Server;
+  /** The private ops listener (OPS_PORT): /healthz, the detailed /readyz, /metrics. */
+  ops: http.Server;
   /** Stops accepting, lets in-flight requests finish (bounded), closes tunnels and pools. */
   close(): Promise<void>;
 }
@@ -82,13 +84,13 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   } catch (err) {
     logger.error({ err }, 'discovery documents could not be generated; they answer 500');
   }
-  const app = createOwnRoutes({
-    trustProxy: config.trustProxy,
-    probe: (name: UpstreamName) => proxy.probe(name, '/readyz', config.readyTimeoutMs),
-    metrics,
-    logger,
-    discovery,
-  });
+  const app = createOwnRoutes({ trustProxy: config.trustProxy, metrics, logger, discovery });
+  const ops = http.createServer(
+    createOpsRoutes({
+      probe: (name: UpstreamName) => proxy.probe(name, '/readyz', config.readyTimeoutMs),
+      metrics,
+    }),
+  );
 
   const cap = createConnectionCap(config.maxConnectionsPerIp, trust);
   const cors = createCors(config.corsOrigins);
@@ -211,11 +213,13 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
         });
         server.closeIdleConnections();
       });
+      ops.close();
+      ops.closeAllConnections();
       await proxy.close(1_000);
       logger.info('gateway closed');
     })();
     return closed;
   }
 
-  return { server, close };
+  return { server, ops, close };
 }

@@ -140,7 +140,7 @@ export function createWsProxy(options: WsProxyOptions): WsProxy {
       upstreamSocket.pipe(socket);
       socket.pipe(upstreamSocket);
       metrics.record(route.path, 101, startedAt);
-      logger.debug({ reqId: requestId, route: route.path, ip: client.ip }, 'websocket tunnel opened');
+      logger.debug({ reqId: requestId, route: route.path }, 'websocket tunnel opened');
     });
 
     upstreamReq.end();

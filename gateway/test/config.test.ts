@@ -27,6 +27,26 @@ describe('loadConfig', () => {
     expect(config.corsOrigins).toEqual([]);
   });
 
+  it('serves ops on OPS_PORT, default PORT + 1000 (PORT 0: any free port)', () => {
+    expect(loadConfig({}).opsPort).toBe(9080);
+    expect(loadConfig({ PORT: '9000' }).opsPort).toBe(10000);
+    expect(loadConfig({ PORT: '0' }).opsPort).toBe(0);
+    expect(loadConfig({ OPS_PORT: '9090' }).opsPort).toBe(9090);
+    expect(() => loadConfig({ PORT: '65000' })).toThrow(/OPS_PORT/);
+    expect(() => loadConfig({ PORT: '9090', OPS_PORT: '9090' })).toThrow(/OPS_PORT: must differ/);
+    expect(() => loadConfig({ OPS_PORT: 'x' })).toThrow(/OPS_PORT/);
+  });
+
+  it('trusts no proxy unless TRUST_PROXY says so', () => {
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://svc.example' }).trustProxy).toBe(false);
+  });
+
+  it('refuses to start in production with the development public origin, naming PUBLIC_BASE_URL', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_BASE_URL: required when NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://svc.example' }).publicBaseUrl).toBe('https://svc.example');
+    expect(loadConfig({ NODE_ENV: 'development' }).publicBaseUrl).toBe('http://localhost:8080');
+  });
+
   it('reads WEB_URL', () => {
     expect(loadConfig({ WEB_URL: 'http://web:4007' }).upstreams.web).toBe('http://web:4007');
   });

@@ -251,7 +251,7 @@ describe('through a running gateway', () => {
 
   it('counts preflights under their route', async () => {
     await preflight(gw.url, '/api/v1/apps', FRONTEND);
-    const metrics = await request(`${gw.url}/metrics`);
+    const metrics = await request(`${gw.opsUrl}/metrics`);
     expect(metrics.text).toMatch(/gateway_requests_total\{route="\/api\/v1",status="204"\} \d+/);
   });
 });

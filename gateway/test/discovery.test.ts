@@ -147,7 +147,7 @@ describe('discovery documents', () => {
 
   it('counts discovery requests under their own route label', async () => {
     await request(`${gw.url}/llms-full.txt`);
-    const metrics = await request(`${gw.url}/metrics`);
+    const metrics = await request(`${gw.opsUrl}/metrics`);
     expect(metrics.text).toMatch(
       /gateway_requests_total\{route="\/llms-full.txt",status="200"\} \d+/,
     );

@@ -116,6 +116,8 @@ export async function closedPortUrl(): Promise<string> {
 export interface RunningGateway extends Gateway {
   url: string;
   port: number;
+  /** The private ops listener (/readyz detail, /metrics). */
+  opsUrl: string;
 }
 
 export async function startGateway(
@@ -125,6 +127,7 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const config: GatewayConfig = {
     port: 0,
+    opsPort: 0,
     trustProxy: false,
     logLevel: 'silent',
     upstreams,
@@ -150,7 +153,9 @@ export async function startGateway(
     if (!upstreamPorts.has(String(port))) break;
     await new Promise<void>((resolve) => gateway.server.close(() => resolve()));
   }
-  return { ...gateway, port, url: `http://127.0.0.1:${port}` };
+  await new Promise<void>((resolve) => gateway.ops.listen(0, '127.0.0.1', resolve));
+  const opsPort = (gateway.ops.address() as AddressInfo).port;
+  return { ...gateway, port, url: `http://127.0.0.1:${port}`, opsUrl: `http://127.0.0.1:${opsPort}` };
 }
 
 export function urlsOf(stubs: Record<UpstreamName, Stub>): Record<UpstreamName, string> {

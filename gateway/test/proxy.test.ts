@@ -280,7 +280,7 @@ describe('own routes', () => {
   });
 
   it('GET /readyz is 200 when every upstream is ready, 503 otherwise', async () => {
-    const ok = await request(`${gw.url}/readyz`);
+    const ok = await request(`${gw.opsUrl}/readyz`);
     expect(ok.status).toBe(200);
     expect(ok.json()).toEqual({
       status: 'ready',
@@ -296,7 +296,7 @@ describe('own routes', () => {
     });
     stubs.chat.ready = false;
     try {
-      const ko = await request(`${gw.url}/readyz`);
+      const ko = await request(`${gw.opsUrl}/readyz`);
       expect(ko.status).toBe(503);
       expect(ko.json()).toMatchObject({ status: 'unavailable', services: { chat: 'unavailable', auth: 'ready' } });
     } finally {
@@ -307,7 +307,7 @@ describe('own routes', () => {
   it('GET /readyz is 503 while web is not ready: the origin serves no pages without it', async () => {
     stubs.web.ready = false;
     try {
-      const ko = await request(`${gw.url}/readyz`);
+      const ko = await request(`${gw.opsUrl}/readyz`);
       expect(ko.status).toBe(503);
       expect(ko.json()).toMatchObject({ status: 'unavailable', services: { web: 'unavailable', auth: 'ready' } });
     } finally {
@@ -318,7 +318,7 @@ describe('own routes', () => {
   it('GET /readyz reports an upstream that is down', async () => {
     const down = await startGateway({ ...urlsOf(stubs), translate: await closedPortUrl() });
     try {
-      const res = await request(`${down.url}/readyz`);
+      const res = await request(`${down.opsUrl}/readyz`);
       expect(res.status).toBe(503);
       expect(res.json()).toMatchObject({ services: { translate: 'unavailable', sites: 'ready' } });
     } finally {
@@ -328,7 +328,7 @@ describe('own routes', () => {
 
   it('GET /metrics counts requests per route prefix and status', async () => {
     await request(`${gw.url}/api/v1/apps`);
-    const res = await request(`${gw.url}/metrics`);
+    const res = await request(`${gw.opsUrl}/metrics`);
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/gateway_requests_total\{route="\/api\/v1",status="201"\} \d+/);
     expect(res.text).toMatch(/gateway_request_duration_seconds_bucket\{le="0.005",route="\/api\/v1",status="201"\}/);
@@ -336,8 +336,44 @@ describe('own routes', () => {
 
   it('GET /metrics counts every page under the route label "/"', async () => {
     await request(`${gw.url}/site/x`);
-    const res = await request(`${gw.url}/metrics`);
+    const res = await request(`${gw.opsUrl}/metrics`);
     expect(res.text).toMatch(/gateway_requests_total\{route="\/",status="201"\} \d+/);
+  });
+});
+
+describe('the private ops listener (docs/decisions.md §13)', () => {
+  it('through the public port, /metrics and /readyz are 404 JSON, whatever the method or spelling', async () => {
+    for (const path of ['/metrics', '/readyz', '/Metrics', '/readyz/', '/metrics?x=1', '/%72eadyz']) {
+      for (const method of ['GET', 'HEAD', 'POST']) {
+        const res = await request(`${gw.url}${path}`, { method });
+        expect({ path, method, status: res.status }).toEqual({ path, method, status: 404 });
+        if (method !== 'HEAD') expect(res.json()).toEqual({ error: 'Not found' });
+        expect(res.text).not.toMatch(/gateway_requests_total|services/);
+      }
+    }
+    // Nothing of it reached an upstream (web would otherwise answer its own /metrics).
+    const upstreamSaw = Object.values(stubs).flatMap((s) => s.seen.map((x) => x.url));
+    expect(upstreamSaw.filter((u) => /metrics/i.test(u))).toEqual([]);
+  });
+
+  it('the public port keeps /healthz (liveness, no detail)', async () => {
+    const res = await request(`${gw.url}/healthz`);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('the ops port serves /healthz, the detailed /readyz and /metrics, and nothing else', async () => {
+    expect((await request(`${gw.opsUrl}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect((await request(`${gw.opsUrl}/readyz`)).json()).toMatchObject({ services: { auth: 'ready' } });
+    expect((await request(`${gw.opsUrl}/metrics`)).text).toMatch(/gateway_requests_total/);
+    expect((await request(`${gw.opsUrl}/api/v1/apps`)).status).toBe(404);
+    expect((await request(`${gw.opsUrl}/openapi.json`)).status).toBe(404);
+    expect((await request(`${gw.opsUrl}/metrics`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('closes with the gateway', async () => {
+    const g = await startGateway(urlsOf(stubs));
+    await g.close();
+    await expect(request(`${g.opsUrl}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
   });
 });
 

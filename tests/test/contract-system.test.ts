@@ -246,7 +246,7 @@ describe('runtime', () => {
     const pinned = readFileSync(new URL('../../.nvmrc', import.meta.url), 'utf8').trim();
     const versions: Array<[string, string | undefined]> = [];
     for (const p of system.processes) {
-      const metrics = await (await fetch(`${p.url}/metrics`)).text();
+      const metrics = await (await fetch(`${p.opsUrl}/metrics`)).text();
       versions.push([p.url, /nodejs_version_info\{version="(v[\d.]+)"/.exec(metrics)?.[1]]);
     }
     expect(versions.length).toBeGreaterThanOrEqual(9);
@@ -1244,6 +1244,20 @@ describe('moderation of sites and chat', () => {
     expect(await visible()).toEqual({ list: true, sitemap: true, get: 200 });
     for (const path of ['/api/moderation/sites/no-such-site/hide', '/api/moderation/sites/no-such-site/restore'])
       expect((await call(path, { method: 'POST', cookie: moderator.cookie, body: { reason: 'x' } })).status).toBe(404);
+
+    // The sites' audit log: the hide and the restore, newest first, by this moderator.
+    const auditPath = `/api/moderation/sites/audit?target_type=site&target_id=${id}`;
+    const audit = await call(auditPath, { cookie: moderator.cookie });
+    expect(audit.status).toBe(200);
+    const moderatorId = (await call('/api/auth/me', { cookie: moderator.cookie })).body.user.id;
+    expect(audit.body.entries).toMatchObject([
+      { actor: moderatorId, action: 'site.restored', before: { hidden: true, hidden_reason: 'spam' }, after: { hidden: false } },
+      { actor: moderatorId, action: 'site.hidden', reason: 'spam', before: { hidden: false }, after: { hidden: true } },
+    ]);
+    expect(audit.body.next_cursor).toBeNull();
+    expect((await call('/api/moderation/sites/audit?cursor=not-a-cursor', { cookie: moderator.cookie })).status).toBe(400);
+    expect((await call(auditPath)).status).toBe(401);
+    expect((await call(auditPath, { cookie: member.cookie })).status).toBe(403);
   });
 
   it('chat: delete 200 / 401 / 403 / 404 reaches an open WebSocket as message_deleted; mute 200 / 400 / 401 / 403 / 404, a muted post 403', async () => {
@@ -1284,6 +1298,36 @@ describe('moderation of sites and chat', () => {
     const silenced = await call('/api/messages', { method: 'POST', ip, body: { content: 'again' } });
     expect([silenced.status, silenced.body]).toEqual([403, { error: `You are muted until ${muted.body.muted_until}` }]);
     expect((await call('/api/messages', { method: 'POST', ip: freshIp(), body: { content: 'others speak' } })).status).toBe(201);
+
+    // The chat's audit log: the deletion by message id, the mute by the sender's IP hash.
+    const audit = (query: string, cookie?: string) => call(`/api/moderation/chat/audit?${query}`, { cookie });
+    const deletion = await audit(`target_type=message&target_id=${id}`, moderator.cookie);
+    expect(deletion.status).toBe(200);
+    expect(deletion.body.entries).toMatchObject([{ action: 'message.deleted', before: { deleted: false }, after: { deleted: true } }]);
+    const mutes = await audit('target_type=sender&limit=100', moderator.cookie);
+    const entry = mutes.body.entries.find((e: { after: { message_id?: string } }) => e.after.message_id === id);
+    expect(entry).toMatchObject({ action: 'sender.muted', target_id: expect.stringMatching(/^ip:[0-9a-f]+$/), after: { muted_until: muted.body.muted_until } });
+    expect(JSON.stringify(mutes.body)).not.toContain(ip);
+    expect((await audit('target_id=x', moderator.cookie)).status).toBe(400);
+    expect((await audit('')).status).toBe(401);
+    expect((await audit('', member.cookie)).status).toBe(403);
+  });
+
+  it('every moderator endpoint of the catalogue (apps, sites, chat, auth) answers 401 without a session and 403 "Moderators only" to a member', async () => {
+    const member = await login('mod-endpoints-member');
+    const moderatorOnly = ENDPOINTS.filter((e) => e.responses[403]?.description.includes('Moderators only'));
+    expect(moderatorOnly.map((e) => e.operationId).sort()).toEqual(
+      expect.arrayContaining(['listAppAudit', 'listSiteAudit', 'listChatAudit', 'hideSite', 'deleteChatMessage', 'muteChatSender', 'blockApp']),
+    );
+    const refused: Array<[string, number, number, unknown]> = [];
+    for (const e of moderatorOnly) {
+      const path = e.path.replace(/\{[^}]+\}/g, (p) => (p === '{email}' ? 'someone%40contract-system.test' : 'some-id'));
+      const body = !e.body ? undefined : e.operationId === 'muteChatSender' ? { sender: 'some-id', minutes: 1 } : { reason: 'x' };
+      const anonymous = await call(path, { method: e.method, body });
+      const member403 = await call(path, { method: e.method, body, cookie: member.cookie });
+      refused.push([`${e.method} ${e.path}`, anonymous.status, member403.status, member403.body]);
+    }
+    expect(refused).toEqual(refused.map(([name]) => [name, 401, 403, { error: 'Moderators only' }]));
   });
 });
 
@@ -1589,7 +1633,7 @@ describe('PostgreSQL and Redis outage', () => {
     expect(answers.filter(([, status]) => status !== 503)).toEqual([]);
     for (const p of system.processes)
       await eventually(async () =>
-        (await fetch(`${p.url}/readyz`)).status === 200 ? true : undefined,
+        (await fetch(`${p.opsUrl}/readyz`)).status === 200 ? true : undefined,
       );
     expect((await call('/api/auth/me', { cookie: user.cookie })).status).toBe(200);
   });
@@ -1644,7 +1688,7 @@ describe('PostgreSQL and Redis outage', () => {
     }
     for (const p of system.processes)
       await eventually(async () =>
-        (await fetch(`${p.url}/readyz`)).status === 200 ? true : undefined,
+        (await fetch(`${p.opsUrl}/readyz`)).status === 200 ? true : undefined,
       );
     expect((await call('/api/auth/me', { cookie: user.cookie })).status).toBe(200);
   });

@@ -282,9 +282,13 @@ interface ComposeService {
   depends_on?: Record<string, { condition?: string }> | string[];
   ports?: (string | { target: number; published: number | string })[];
   command?: string | string[];
+  volumes?: string[];
+  networks?: Record<string, { ipv4_address?: string } | null> | string[];
 }
 interface Compose {
   services: Record<string, ComposeService>;
+  networks?: Record<string, { ipam?: { config?: { subnet?: string }[] } } | null>;
+  volumes?: Record<string, unknown>;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -648,13 +652,15 @@ describe('docker-compose.yml', () => {
       }
     });
 
-    it(`has a healthcheck on 127.0.0.1:${p.port}/readyz with node (no curl in slim)`, () => {
+    // The detailed readiness is on the private ops port, PORT + 1000 (docs/decisions.md §13).
+    it(`has a healthcheck on its ops port 127.0.0.1:${p.port + 1000}/readyz with node (no curl in slim)`, () => {
       const test = svc!.healthcheck?.test;
       expect(Array.isArray(test)).toBe(true);
       const argv = test as string[];
       expect(argv.slice(0, 2)).toEqual(['CMD', 'node']);
+      expect(composeEnv(svc!).OPS_PORT ?? String(p.port + 1000)).toBe(String(p.port + 1000));
       expect(argv.join(' ')).toMatch(
-        new RegExp(`fetch\\(['"]http://(127\\.0\\.0\\.1|localhost):${p.port}/readyz['"]`),
+        new RegExp(`fetch\\(['"]http://(127\\.0\\.0\\.1|localhost):${p.port + 1000}/readyz['"]`),
       );
       expect(argv.join(' ')).toMatch(/process\.exit\(r\.ok \? 0 : 1\)|r\.ok/);
     });
@@ -702,6 +708,46 @@ describe('docker-compose.yml', () => {
   it('passes the optional JWT_PUBLIC_KEYS (key rotation) to every process that verifies sessions', () => {
     for (const name of SESSION_VERIFIERS) {
       expect({ name, value: composeEnv(services[name]!).JWT_PUBLIC_KEYS }).toEqual({ name, value: '${JWT_PUBLIC_KEYS:-}' });
+    }
+  });
+
+  it('runs Redis for BullMQ: noeviction, append-only persistence on a volume', () => {
+    const redis = services.redis!;
+    const command = Array.isArray(redis.command) ? redis.command.join(' ') : (redis.command ?? '');
+    expect(command).toMatch(/^redis-server\b/);
+    expect(command).toMatch(/--maxmemory-policy noeviction\b/);
+    expect(command).toMatch(/--appendonly yes\b/);
+    const dataVolume = (redis.volumes ?? []).find((v) => v.endsWith(':/data'));
+    expect(dataVolume).toBeDefined();
+    expect(Object.keys(compose.volumes ?? {})).toContain(dataVolume!.split(':')[0]);
+  });
+
+  it('services and web trust X-Forwarded-For from the gateway\'s fixed address only', () => {
+    const gatewayNets = services.gateway?.networks;
+    const address = !Array.isArray(gatewayNets) ? gatewayNets?.default?.ipv4_address : undefined;
+    expect(address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const subnet = compose.networks?.default?.ipam?.config?.[0]?.subnet ?? '';
+    const [base, bits] = subnet.split('/');
+    const toInt = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+    const block = 2 ** (32 - Number(bits));
+    // The address lies in the compose network's subnet.
+    expect(Math.floor(toInt(address!) / block)).toBe(Math.floor(toInt(base!) / block));
+    for (const name of NAMES.filter((n) => n !== 'gateway' && n !== 'sites-worker')) {
+      expect({ name, trusted: composeEnv(services[name]!).TRUSTED_PROXIES }).toEqual({
+        name,
+        trusted: address,
+      });
+    }
+  });
+
+  it('publishes no ops port (only on loopback if ever)', () => {
+    const opsPorts = NAMES.map((n) => String(spec(n).port + 1000));
+    for (const [name, svc] of Object.entries(services)) {
+      for (const p of svc.ports ?? []) {
+        const text = typeof p === 'string' ? p : `${p.published}:${p.target}`;
+        const target = text.split(':').at(-1)!;
+        if (opsPorts.includes(target)) expect({ name, text }).toEqual({ name, text: `127.0.0.1:${target}:${target}` });
+      }
     }
   });
 

@@ -222,6 +222,50 @@ describe('svc mod: sites and chat', () => {
     expect(res.code).toBe(0);
     expect(bodyOf()).toEqual({ sender: 'm1', minutes: 60 });
     expect(res.stdout).toBe('muted the sender (visitor) until 2026-11-22T02:02:03.000Z\n');
+    await mod(['mute', 'm1', '--minutes', '5', '--reason', '  flooding  ']);
+    expect(bodyOf()).toEqual({ sender: 'm1', minutes: 5, reason: 'flooding' });
+  });
+
+  const entry = (target_type: string, target_id: string, action: string) => ({
+    id: '7',
+    at: '2026-11-23T01:02:03.000Z',
+    actor: 'u9',
+    action,
+    target_type,
+    target_id,
+    reason: 'spam',
+    before: { hidden: false },
+    after: { hidden: true },
+  });
+
+  it.each([
+    ['--service sites', ['--service', 'sites'], '/api/moderation/sites/audit', null],
+    ['--service chat', ['--service', 'chat'], '/api/moderation/chat/audit', null],
+    ['--service apps', ['--service', 'apps'], '/api/v1/moderation/audit', null],
+    [
+      'a site target',
+      ['--target-type', 'site', '--target-id', 's1'],
+      '/api/moderation/sites/audit',
+      'site',
+    ],
+    ['a message target', ['--target-type', 'message'], '/api/moderation/chat/audit', 'message'],
+    [
+      'a sender target',
+      ['--target-type', 'sender', '--target-id', 'ip:ab'],
+      '/api/moderation/chat/audit',
+      'sender',
+    ],
+    ['an app target', ['--target-type', 'app'], '/api/v1/moderation/audit', 'app'],
+  ])("audit with %s reads that service's log", async (_name, args, path, targetType) => {
+    api.on(`GET ${path}`, {
+      json: { entries: [entry('site', 's1', 'site.hidden')], next_cursor: null },
+    });
+    const res = await mod(['audit', ...args]);
+    expect(res.code).toBe(0);
+    const url = new URL(last().url, api.url);
+    expect(url.pathname).toBe(path);
+    expect(url.searchParams.get('target_type')).toBe(targetType);
+    expect(res.stdout).toMatch(/u9\s+site\.hidden\s+site:s1\s+spam/);
   });
 });
 
@@ -258,6 +302,21 @@ describe('svc mod: errors', () => {
     ['queue --limit too big', ['queue', '--limit', '500'], /limit: Too big/i],
     ['audit --target-id alone', ['audit', '--target-id', 'x'], /--target-id needs --target-type/],
     ['audit of an unknown target type', ['audit', '--target-type', 'user'], /target_type/],
+    [
+      'audit of an unknown service',
+      ['audit', '--service', 'auth'],
+      /--service must be one of apps, sites, chat/,
+    ],
+    [
+      'audit of a site in the chat log',
+      ['audit', '--service', 'chat', '--target-type', 'site'],
+      /target_type/,
+    ],
+    [
+      'mute with a reason too long',
+      ['mute', 'm1', '--minutes', '5', '--reason', 'x'.repeat(501)],
+      /reason/,
+    ],
     ['history without a slug', ['history'], /missing required argument 'slug'/],
   ])('%s exits 2 and sends nothing', async (_name, args, message) => {
     const res = await mod(args);

@@ -20,7 +20,11 @@ export {
   type ModerationQueueInput,
 } from './app-moderation.js';
 export { AuthApi, type VerifyResult } from './auth.js';
-export { SiteModerationApi } from './site-moderation.js';
+export {
+  SiteModerationApi,
+  type ChatAuditQueryInput,
+  type SiteAuditQueryInput,
+} from './site-moderation.js';
 export {
   BookmarksApi,
   ChatApi,

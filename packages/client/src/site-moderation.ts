@@ -1,13 +1,19 @@
 // Moderation of sites and chat (/api/moderation/*, moderators only: others get 403
-// "Moderators only").
+// "Moderators only"), and their audit logs.
 import type {
+  AuditPageResponse,
+  ChatAuditQuery,
   DeleteChatMessageResponse,
   HideSiteResponse,
   MuteChatSenderResponse,
   RestoreSiteResponse,
+  SiteAuditQuery,
 } from '@svc/types';
 import { segment } from './query.js';
 import type { Transport } from './transport.js';
+
+export type SiteAuditQueryInput = Partial<SiteAuditQuery>;
+export type ChatAuditQueryInput = Partial<ChatAuditQuery>;
 
 const site = (id: string) => `/api/moderation/sites/${segment(id)}`;
 
@@ -32,16 +38,33 @@ export class SiteModerationApi {
     });
   }
 
-  /** POST /api/moderation/chat/mutes: mutes the sender of message `messageId` for `minutes`. */
+  /**
+   * POST /api/moderation/chat/mutes: mutes the sender of message `messageId` for `minutes`;
+   * `reason` (optional) is kept in the chat's audit log.
+   */
   muteSender(
     messageId: string,
     minutes: number,
+    reason?: string,
     signal?: AbortSignal,
   ): Promise<MuteChatSenderResponse> {
     return this.t.call('POST', '/api/moderation/chat/mutes', {
       auth: 'session',
-      body: { sender: messageId, minutes },
+      body:
+        reason === undefined
+          ? { sender: messageId, minutes }
+          : { sender: messageId, minutes, reason },
       signal,
     });
+  }
+
+  /** GET /api/moderation/sites/audit: hides and restores, newest first; pass `next_cursor` as `cursor`. */
+  siteAudit(query: SiteAuditQueryInput = {}, signal?: AbortSignal): Promise<AuditPageResponse> {
+    return this.t.call('GET', '/api/moderation/sites/audit', { auth: 'session', query, signal });
+  }
+
+  /** GET /api/moderation/chat/audit: deletions and mutes, newest first; pass `next_cursor` as `cursor`. */
+  chatAudit(query: ChatAuditQueryInput = {}, signal?: AbortSignal): Promise<AuditPageResponse> {
+    return this.t.call('GET', '/api/moderation/chat/audit', { auth: 'session', query, signal });
   }
 }

@@ -59,7 +59,12 @@ describe('credentials', () => {
     ],
     ['GET', '/api/v1/me/installed', '/api/v1/me/installed', (c) => c.me.installed()],
     ['PUT', '/api/v1/me/installed/{slug}', '/api/v1/me/installed/abc', (c) => c.me.install('abc')],
-    ['GET', '/api/v1/moderation/reports', '/api/v1/moderation/reports', (c) => c.appModeration.queue()],
+    [
+      'GET',
+      '/api/v1/moderation/reports',
+      '/api/v1/moderation/reports',
+      (c) => c.appModeration.queue(),
+    ],
     [
       'GET',
       '/api/v1/moderation/apps/{slug}/reports',
@@ -156,6 +161,18 @@ describe('credentials', () => {
       '/api/moderation/chat/mutes',
       '/api/moderation/chat/mutes',
       (c) => c.moderation.muteSender('m1', 5),
+    ],
+    [
+      'GET',
+      '/api/moderation/sites/audit',
+      '/api/moderation/sites/audit',
+      (c) => c.moderation.siteAudit(),
+    ],
+    [
+      'GET',
+      '/api/moderation/chat/audit',
+      '/api/moderation/chat/audit',
+      (c) => c.moderation.chatAudit(),
     ],
     [
       'POST',

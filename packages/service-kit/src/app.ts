@@ -1,5 +1,7 @@
 // The express app every service starts from: request ids, JSON logs, metrics, body
 // limits, health endpoints, and one error shape `{ "error": ... }` for everything.
+// /metrics and the detailed /readyz live on the private ops listener (ops.ts): the public
+// app answers /healthz and a bare /readyz (200/503, no detail) only.
 import express, { type Express, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { ENDPOINTS, ERROR_MESSAGES, type ServiceName } from '@svc/types';
@@ -8,6 +10,7 @@ import { HttpError } from './errors.js';
 import { isDependencyUnavailable } from './dependency-errors.js';
 import { refuseNul } from './refuse-nul.js';
 import { runChecks, type ReadinessCheck } from './health.js';
+import { attachOpsHandler, createOpsHandler } from './ops.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { requestIdFrom } from './request-id.js';
@@ -18,7 +21,10 @@ export interface ServiceAppOptions {
   readiness?: Record<string, ReadinessCheck>;
   /** JSON body limit (docs/decisions.md §1: 64 KiB unless a service needs less). */
   bodyLimit?: string;
-  /** express trust-proxy setting: who may tell us the client IP (the gateway). */
+  /**
+   * express trust-proxy setting: who may tell us the client IP (the gateway). Default
+   * `loopback` (TRUSTED_PROXIES): never every private address, which any pod could forge.
+   */
   trustProxy?: string | boolean | number;
   /** Registers the service's routes. */
   routes: (app: Express) => void;
@@ -33,7 +39,7 @@ export interface ServiceAppOptions {
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', options.trustProxy ?? 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', options.trustProxy ?? 'loopback');
   app.set('etag', false);
 
   app.use((req, res, next) => {
@@ -48,16 +54,15 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // For probes that only reach the public port: the verdict, never which check failed.
   app.get('/readyz', async (_req, res) => {
-    const { ready, checks } = await runChecks(options.readiness ?? {});
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
+    const { ready } = await runChecks(options.readiness ?? {});
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
   });
-  if (options.metrics) {
-    const { registry } = options.metrics;
-    app.get('/metrics', async (_req, res) => {
-      res.type(registry.contentType).send(await registry.metrics());
-    });
-  }
+  attachOpsHandler(
+    app,
+    createOpsHandler({ metrics: options.metrics, readiness: options.readiness }),
+  );
 
   app.use(express.json({ limit: options.bodyLimit ?? '64kb', strict: true }));
   app.use(refuseNul);

@@ -50,6 +50,28 @@ export const settings = {
   pem: optionalString.transform((v) => v?.replace(/\\n/g, '\n')),
 };
 
+/**
+ * Production refuses development fallbacks (docs/decisions.md §10): a superRefine that
+ * names every listed setting left unset when NODE_ENV=production, with what the fallback
+ * would have done (`IP_HASH_SECRET is missing: required when NODE_ENV=production (...)`).
+ */
+export function productionRequires<K extends string>(
+  fallbacks: Record<K, string>,
+): (config: { NODE_ENV: string } & Record<K, unknown>, ctx: z.RefinementCtx) => void {
+  return (config, ctx) => {
+    if (config.NODE_ENV !== 'production') return;
+    for (const [name, fallback] of Object.entries(fallbacks) as [K, string][]) {
+      const value = config[name];
+      if (value === undefined || (typeof value === 'string' && value.trim() === ''))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `required when NODE_ENV=production (the development fallback ${fallback})`,
+        });
+    }
+  };
+}
+
 /** Settings every service shares (every name in docs/configuration.md). */
 export const baseConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -58,8 +80,16 @@ export const baseConfigSchema = z.object({
   REDIS_URL: settings.url('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key, queue and channel: lets tests and tenants share one Redis. */
   REDIS_PREFIX: z.string().default(''),
-  /** Who may set X-Forwarded-For for this service: the gateway (express trust-proxy syntax). */
-  TRUSTED_PROXIES: z.string().default('loopback, linklocal, uniquelocal'),
+  /**
+   * Who may set X-Forwarded-For for this service: the gateway's addresses (express
+   * trust-proxy syntax). Loopback by default (one host, `npm start`); in Kubernetes the
+   * gateway pods' CIDR. Never every private address by default: any pod could forge one.
+   */
+  TRUSTED_PROXIES: z.string().trim().min(1).default('loopback'),
+  /** The private ops listener (/metrics, detailed /readyz); unset = PORT + 1000. */
+  OPS_PORT: optionalString
+    .transform((v) => (v === undefined ? undefined : Number(v)))
+    .pipe(z.number().int().min(0).max(65535).optional()),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

@@ -1,4 +1,5 @@
 export * from './app.js';
+export * from './audit-log.js';
 export * from './client-ip.js';
 export * from './config.js';
 export * from './database-url.js';
@@ -13,6 +14,7 @@ export * from './lifecycle.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './migrations.js';
+export * from './ops.js';
 export * from './pg-transaction.js';
 export * from './prisma-adapter.js';
 export * from './rate-limit.js';

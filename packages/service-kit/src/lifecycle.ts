@@ -8,6 +8,8 @@ import type { Logger } from './logger.js';
 export interface RunningService {
   server: http.Server;
   port: number;
+  /** The private ops listener (/metrics, detailed /readyz), when one was asked for. */
+  ops?: { server: http.Server; port: number };
   /** Graceful stop: used by the signal handlers and by tests. */
   stop: () => Promise<void>;
 }
@@ -27,6 +29,11 @@ export interface StartOptions {
   port: number;
   host?: string;
   logger: Logger;
+  /**
+   * The private operations listener (docs/decisions.md §10) beside the public one: same
+   * lifecycle, closed once in-flight public requests are done. Its host defaults to `host`.
+   */
+  ops?: { port: number; handler: RequestListener; host?: string };
   /** Closed in order after the server has stopped (Prisma, Redis, queues...). */
   resources?: Resource[];
   /**
@@ -61,7 +68,20 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   });
   const port = (server.address() as { port: number }).port;
   const log = opts.logger;
-  log.info({ port }, `${opts.name} listening`);
+  let ops: RunningService['ops'];
+  if (opts.ops) {
+    const opsServer = http.createServer(opts.ops.handler);
+    try {
+      await listen(opsServer, opts.ops.port, opts.ops.host ?? opts.host ?? '0.0.0.0');
+    } catch (err) {
+      server.close();
+      throw new Error(`ops listener (OPS_PORT ${opts.ops.port}): ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+    ops = { server: opsServer, port: (opsServer.address() as { port: number }).port };
+  }
+  log.info({ port, opsPort: ops?.port }, `${opts.name} listening`);
 
   const timeout = opts.shutdownTimeoutMs ?? 10_000;
   const resources = (opts.resources ?? []).map((r, i) =>
@@ -89,6 +109,11 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
         log.warn('shutdown timeout: closing remaining connections');
         server.closeAllConnections();
       }
+      if (ops) {
+        // Scrapes and probes are short: no drain, the listener just goes.
+        ops.server.close();
+        ops.server.closeAllConnections();
+      }
       for (const [i, resource] of resources.entries()) {
         step = resource.name;
         const outcome = await within(resource.close, deadline - Date.now());
@@ -108,7 +133,17 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
 
   if (opts.handleSignals ?? true)
     installSignalHandlers(stop, log, { timeoutMs: timeout, step: () => step });
-  return { server, port, stop };
+  return { server, port, ops, stop };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /** Runs `run` for at most `ms`: undefined when it settled, its error, or 'timeout'. */

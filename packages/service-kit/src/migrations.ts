@@ -90,6 +90,8 @@ export function splitLikePrismaMigrate(script: string): string[] {
 export async function applyMigrationSql(
   target: DatabaseTarget,
   migrationsDir: string,
+  /** apply as this role (SET ROLE), e.g. a test's non-superuser owner */
+  asRole?: string,
 ): Promise<void> {
   const entries = (await readdir(migrationsDir, { withFileTypes: true }))
     .filter((e) => e.isDirectory())
@@ -99,6 +101,7 @@ export async function applyMigrationSql(
   const db = new pg.Client({ host, port, user, password, database });
   await db.connect();
   try {
+    if (asRole !== undefined) await db.query(`SET ROLE ${quoteIdent(asRole)}`);
     await db.query(`SET search_path TO ${quoteIdent(target.schema)}`);
     for (const name of entries) {
       const sql = await readFile(path.join(migrationsDir, name, 'migration.sql'), 'utf8');

@@ -19,6 +19,9 @@ export interface ServiceProcess {
   child: ChildProcess;
   port: number;
   url: string;
+  /** The private ops listener (OPS_PORT): /metrics and the detailed /readyz. */
+  opsPort: number;
+  opsUrl: string;
   /** stdout + stderr so far, for failure messages. */
   output: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -40,12 +43,21 @@ export async function spawnService(opts: {
   port?: number;
 }): Promise<ServiceProcess> {
   const port = opts.port ?? (await freePort());
+  let opsPort = await freePort();
+  while (opsPort === port) opsPort = await freePort();
   const args = opts.source
     ? ['--import', 'tsx', '--conditions=development', opts.entry]
     : [opts.entry];
   const child = spawn(process.execPath, args, {
     cwd: opts.cwd,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...opts.env, PORT: String(port) },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      OPS_PORT: String(opsPort),
+      ...opts.env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -58,6 +70,8 @@ export async function spawnService(opts: {
     child,
     port,
     url: `http://127.0.0.1:${port}`,
+    opsPort,
+    opsUrl: `http://127.0.0.1:${opsPort}`,
     output: () => out,
     exited,
     async stop(ms = 10_000) {

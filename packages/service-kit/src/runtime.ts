@@ -7,6 +7,7 @@ import { resolveDatabaseTarget, type DatabaseTarget } from './database-url.js';
 import { startService, type RunningService, type StartOptions } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { createOpsHandler, defaultOpsPort, opsHandlerOf } from './ops.js';
 import { createRedis, type Redis } from './redis.js';
 import { SERVICES, type ServiceName } from './service-catalog.js';
 
@@ -17,7 +18,8 @@ export interface ServiceRuntime {
   /** The service's own database URL setting if given, else DATABASE_URL + its schema. */
   databaseTarget(ownUrl: string | undefined): DatabaseTarget;
   /**
-   * Listens on PORT; on SIGTERM/SIGINT drains, closes `resources`, then Redis, all within
+   * Listens on PORT, and on OPS_PORT (default PORT + 1000) for /metrics and the detailed
+   * /readyz of the app (createServiceApp); on SIGTERM/SIGINT drains, closes `resources`, then Redis, all within
    * SHUTDOWN_TIMEOUT_MS (see `startService`).
    */
   serve(
@@ -58,6 +60,10 @@ export function createRuntime(
         name,
         handler,
         port: config.PORT,
+        ops: {
+          port: defaultOpsPort(config.PORT, config.OPS_PORT),
+          handler: opsHandlerOf(handler) ?? createOpsHandler({ metrics }),
+        },
         logger,
         shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
         resources: [...resources, { name: 'redis', close: () => closeRedis(redis) }],

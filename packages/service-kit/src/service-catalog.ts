@@ -15,7 +15,7 @@ export const SERVICES = {
   realtime: { port: 4006, urlEnv: 'REALTIME_URL', schema: null, databaseUrlEnv: null },
   // The web client (server-rendered pages); the gateway sends it every non-API path.
   web: { port: 4007, urlEnv: 'WEB_URL', schema: null, databaseUrlEnv: null },
-  // The sites worker serves only /healthz, /readyz and /metrics on this port.
+  // The sites worker serves only /healthz and /readyz here (/metrics: its ops port, 5013).
   'sites-worker': {
     port: 4013,
     urlEnv: 'SITES_WORKER_URL',

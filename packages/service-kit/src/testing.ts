@@ -52,6 +52,7 @@ export { startFakeResend, type SentEmail } from './fake-resend.js';
 
 export { freePort, spawnService, waitForOk, type ServiceProcess } from './process-harness.js';
 export { deadRedis } from './dead-redis.js';
+export { probeAuditLogRoles, type AuditLogRoleProbe } from './audit-log-probe.js';
 export { overrideCatalogueLimits } from './catalogue-override.js';
 
 /** Deletes a test prefix's keys through a short-lived client (for tests of spawned processes). */

@@ -23,4 +23,24 @@ describe('access log', () => {
     expect(typeof lines[0]!.ms).toBe('number');
     expect(lines[1]).toMatchObject({ level: 40, status: 404 });
   });
+
+  it('holds no client address, raw or forwarded (docs/decisions.md §10)', async () => {
+    const text: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        text.push(String(chunk));
+        cb();
+      },
+    });
+    const logger = pino({ level: 'info' }, sink);
+    const app = createServiceApp({ logger, routes: (a) => a.get('/x', (_q, r) => void r.json({})) });
+    await request(app).get('/x').set('X-Forwarded-For', '203.0.113.77').expect(200);
+    await request(app).get('/nope').set('X-Forwarded-For', '2001:db8::7').expect(404);
+    expect(text).toHaveLength(2);
+    for (const line of text) {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      expect(entry.ip).toBeUndefined();
+      expect(line).not.toMatch(/203\.0\.113\.77|2001:db8|127\.0\.0\.1|::ffff|::1/);
+    }
+  });
 });

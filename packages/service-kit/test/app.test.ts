@@ -4,6 +4,7 @@ import request from 'supertest';
 import { ENDPOINTS, HTTP_METHODS, SERVICE_NAMES, toExpressPath } from '@svc/types';
 import { z } from 'zod';
 import { createServiceApp } from '../src/app.js';
+import { opsHandlerOf } from '../src/ops.js';
 import { HttpError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 import { createMetrics } from '../src/metrics.js';
@@ -82,14 +83,38 @@ describe('createServiceApp', () => {
     expect(utf8.status).toBe(201);
   });
 
-  it('serves /healthz and /readyz', async () => {
+  it('serves /healthz and a bare /readyz (the verdict, no detail) on the public app', async () => {
     expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok' });
     const ready = await request(app).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body.checks).toEqual({ postgres: 'ok' });
+    expect(ready.body).toEqual({ status: 'ready' });
     const notReady = await request(buildApp(false)).get('/readyz');
     expect(notReady.status).toBe(503);
+    expect(notReady.body).toEqual({ status: 'unavailable' });
+  });
+
+  it('has no /metrics on the public app: 404', async () => {
+    const res = await request(app).get('/metrics');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Not found' });
+  });
+
+  it('serves the detailed /readyz, /healthz and /metrics on its ops handler, nothing else', async () => {
+    const ops = opsHandlerOf(app)!;
+    expect((await request(ops).get('/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await request(ops).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', checks: { postgres: 'ok' } });
+    expect(ready.headers['cache-control']).toBe('no-store');
+    const notReady = await request(opsHandlerOf(buildApp(false))!).get('/readyz');
+    expect(notReady.status).toBe(503);
     expect(notReady.body).toEqual({ status: 'unavailable', checks: { postgres: 'unavailable' } });
+    expect((await request(ops).get('/items/1')).status).toBe(404);
+    const post = await request(ops).post('/metrics');
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+    const head = await request(ops).head('/readyz');
+    expect(head.status).toBe(200);
   });
 
   it('answers unknown paths with 404 JSON and wrong methods with 405 JSON + Allow', async () => {
@@ -180,9 +205,9 @@ describe('createServiceApp', () => {
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('counts requests per route at /metrics', async () => {
+  it('counts requests per route at /metrics (ops handler)', async () => {
     await request(app).get('/items/7');
-    const res = await request(app).get('/metrics');
+    const res = await request(opsHandlerOf(app)!).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/http_requests_total\{[^}]*route="\/items\/:id"[^}]*status="200"[^}]*\} \d+/);
     expect(res.text).toMatch(/http_request_duration_seconds_bucket/);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { ConfigError, baseConfigSchema, loadConfig, settings } from '../src/config.js';
+import { ConfigError, baseConfigSchema, loadConfig, productionRequires, settings } from '../src/config.js';
+import { defaultOpsPort } from '../src/ops.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -33,5 +34,53 @@ describe('loadConfig', () => {
     expect(c.KEY).toBe('a\nb');
     expect(c.FLAG).toBe(true);
     expect(loadConfig(schema, { KEY: '  ' }).KEY).toBeUndefined();
+  });
+});
+
+describe('the ops port and trusted proxies', () => {
+  it('OPS_PORT is unset by default, read when set, refused when not a port', () => {
+    expect(loadConfig(baseConfigSchema, {}).OPS_PORT).toBeUndefined();
+    expect(loadConfig(baseConfigSchema, { OPS_PORT: '' }).OPS_PORT).toBeUndefined();
+    expect(loadConfig(baseConfigSchema, { OPS_PORT: '9090' }).OPS_PORT).toBe(9090);
+    expect(() => loadConfig(baseConfigSchema, { OPS_PORT: 'ops' })).toThrow(/OPS_PORT is invalid/);
+    expect(() => loadConfig(baseConfigSchema, { OPS_PORT: '70000' })).toThrow(/OPS_PORT is invalid/);
+  });
+
+  it('defaults the ops port to PORT + 1000 (any free port for PORT 0)', () => {
+    expect(defaultOpsPort(4001)).toBe(5001);
+    expect(defaultOpsPort(4001, 9090)).toBe(9090);
+    expect(defaultOpsPort(0)).toBe(0);
+    expect(() => defaultOpsPort(65000)).toThrow(/OPS_PORT/);
+    expect(() => defaultOpsPort(9090, 9090)).toThrow(/OPS_PORT is invalid: must differ from PORT/);
+  });
+
+  it('trusts loopback only unless TRUSTED_PROXIES says otherwise', () => {
+    expect(loadConfig(baseConfigSchema, {}).TRUSTED_PROXIES).toBe('loopback');
+    expect(loadConfig(baseConfigSchema, { TRUSTED_PROXIES: '10.42.0.0/16' }).TRUSTED_PROXIES).toBe('10.42.0.0/16');
+  });
+});
+
+describe('productionRequires', () => {
+  const schema = z
+    .object({ NODE_ENV: z.string(), SECRET: settings.optionalString, OTHER: settings.optionalString })
+    .superRefine(productionRequires({ SECRET: 'is a key in the source', OTHER: 'logs codes' }));
+
+  it('names every unset setting in production, with the fallback it refuses', () => {
+    try {
+      loadConfig(schema, { NODE_ENV: 'production', OTHER: '  ' });
+      throw new Error('expected a ConfigError');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).problems).toEqual([
+        'SECRET is missing: required when NODE_ENV=production (the development fallback is a key in the source)',
+        'OTHER is invalid: required when NODE_ENV=production (the development fallback logs codes)',
+      ]);
+    }
+  });
+
+  it('lets development and tests use the fallbacks, and production the real values', () => {
+    expect(loadConfig(schema, { NODE_ENV: 'development' }).SECRET).toBeUndefined();
+    expect(loadConfig(schema, { NODE_ENV: 'test' }).SECRET).toBeUndefined();
+    expect(loadConfig(schema, { NODE_ENV: 'production', SECRET: 's', OTHER: 'o' }).SECRET).toBe('s');
   });
 });

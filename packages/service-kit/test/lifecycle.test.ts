@@ -23,6 +23,47 @@ function get(port: number, path: string): Promise<{ status: number; body: string
   });
 }
 
+describe('startService ops listener', () => {
+  it('serves the ops handler on its own port beside the public one, and closes it on stop', async () => {
+    const service = await startService({
+      name: 'test',
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      handleSignals: false,
+      handler: (_req, res) => void res.end('public'),
+      ops: { port: 0, handler: (_req, res) => void res.end('ops') },
+    });
+    const opsPort = service.ops!.port;
+    expect(opsPort).not.toBe(service.port);
+    expect(await get(service.port, '/metrics')).toEqual({ status: 200, body: 'public' });
+    expect(await get(opsPort, '/metrics')).toEqual({ status: 200, body: 'ops' });
+    await service.stop();
+    await expect(get(opsPort, '/metrics')).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('fails to start, naming OPS_PORT, when the ops port is taken (and frees the public one)', async () => {
+    const taken = http.createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await expect(
+        startService({
+          name: 'test',
+          port: 0,
+          host: '127.0.0.1',
+          logger,
+          handleSignals: false,
+          handler: (_req, res) => void res.end(),
+          ops: { port, handler: (_req, res) => void res.end() },
+        }),
+      ).rejects.toThrow(new RegExp(`OPS_PORT ${port}`));
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
+  });
+});
+
 describe('startService graceful stop', () => {
   it('finishes in-flight requests, refuses new ones, then closes resources', async () => {
     const closed: string[] = [];

@@ -28,13 +28,43 @@ afterAll(async () => {
   deadRedis.disconnect();
 });
 
-function appWith(client: Redis, points: number, key = byIp) {
+function appWith(client: Redis, points: number, key = byIp, trustProxy?: string) {
   const limit = rateLimit({ redis: client, prefix, name: `t${Math.random()}`, points, durationSeconds: 60, key });
   return createServiceApp({
     logger,
+    trustProxy,
     routes: (app) => app.post('/thing', limit.middleware, (_req, res) => void res.json({ ok: true })),
   });
 }
+
+describe('trusted proxies (docs/decisions.md §10)', () => {
+  it('ignores a forged X-Forwarded-For from a peer that is not a configured proxy', async () => {
+    // The test's peer is 127.0.0.1; only the gateway's (here: an unrelated) network is trusted.
+    const app = appWith(redis, 2, byIp, '10.20.0.0/16');
+    const statuses: number[] = [];
+    for (const forged of ['203.0.113.1', '203.0.113.2', '203.0.113.3', '198.51.100.9'])
+      statuses.push((await request(app).post('/thing').set('X-Forwarded-For', forged)).status);
+    expect(statuses).toEqual([200, 200, 429, 429]);
+  });
+
+  it('takes the forwarded address from a configured proxy', async () => {
+    const app = appWith(redis, 1, byIp, 'loopback');
+    const statuses: number[] = [];
+    for (const ip of ['203.0.113.11', '203.0.113.12', '203.0.113.11'])
+      statuses.push((await request(app).post('/thing').set('X-Forwarded-For', ip)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it('trusts loopback only by default: never any private address (another pod)', () => {
+    const trust = createServiceApp({ logger, routes: () => {} }).get('trust proxy fn') as (
+      addr: string,
+      hop: number,
+    ) => boolean;
+    expect(trust('127.0.0.1', 0)).toBe(true);
+    for (const pod of ['10.1.2.3', '192.168.0.5', '172.16.0.9', 'fd00::1', '169.254.1.1'])
+      expect({ pod, trusted: trust(pod, 0) }).toEqual({ pod, trusted: false });
+  });
+});
 
 describe('rateLimit', () => {
   it('allows `points` requests, then 429 JSON with Retry-After and RateLimit headers', async () => {

@@ -88,14 +88,32 @@ export const ModerationActionResponse = z.object({
 });
 export type ModerationActionResponse = z.infer<typeof ModerationActionResponse>;
 
-export const AuditQuery = z.object({
-  target_type: z.enum(['app']).optional(),
-  /** only with target_type */
-  target_id: z.string().min(1).max(200).optional(),
-  cursor: z.string().max(40).optional(),
-  limit: LimitParam,
-});
+/**
+ * The query of every service's audit log (app-store, sites, chat: docs/decisions.md §9),
+ * `target_type` limited to the targets that service audits.
+ */
+export const auditQueryOf = <const T extends readonly [string, ...string[]]>(targetTypes: T) =>
+  z.object({
+    target_type: z.enum(targetTypes).optional(),
+    /** only with target_type */
+    target_id: z.string().min(1).max(200).optional(),
+    cursor: z.string().max(40).optional(),
+    limit: LimitParam,
+  });
+
+export const AuditQuery = auditQueryOf(['app']);
 export type AuditQuery = z.infer<typeof AuditQuery>;
+
+/** GET /api/moderation/sites/audit: entries about sites (site.hidden, site.restored). */
+export const SiteAuditQuery = auditQueryOf(['site']);
+export type SiteAuditQuery = z.infer<typeof SiteAuditQuery>;
+
+/**
+ * GET /api/moderation/chat/audit: `message` (message.deleted, by message id) and `sender`
+ * (sender.muted, by `user:<user id>` or `ip:<keyed IP hash>`, never a raw address).
+ */
+export const ChatAuditQuery = auditQueryOf(['message', 'sender']);
+export type ChatAuditQuery = z.infer<typeof ChatAuditQuery>;
 
 const AuditState = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 

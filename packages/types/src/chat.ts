@@ -125,6 +125,8 @@ export const CHAT_MUTE_MAX_MINUTES = 30 * 24 * 60;
 export const MuteChatSenderBody = z.object({
   sender: Id,
   minutes: z.number().int().min(1).max(CHAT_MUTE_MAX_MINUTES),
+  /** why (kept in the chat's audit log); optional */
+  reason: z.string().trim().max(500).optional(),
 });
 export type MuteChatSenderBody = z.infer<typeof MuteChatSenderBody>;
 

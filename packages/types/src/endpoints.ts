@@ -44,6 +44,8 @@ import {
   AuthorAuditPageResponse,
   AuthorAuditQuery,
   AuditQuery,
+  ChatAuditQuery,
+  SiteAuditQuery,
   DismissReportsBody,
   ModerationActionResponse,
   ModerationQueueQuery,
@@ -969,9 +971,39 @@ export const ENDPOINTS: readonly Endpoint[] = [
     body: MuteChatSenderBody,
     ok: { 200: json('Muted (a new mute replaces an older one)', MuteChatSenderResponse) },
     errors: {
-      400: 'sender is not a message id, or minutes not an integer from 1 to 43200',
+      400: 'sender is not a message id, minutes not an integer from 1 to 43200, or a reason over 500 characters',
       403: MODERATORS_ONLY,
       404: 'Message not found, or one without a sender (system messages)',
+    },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/moderation/sites/audit',
+    service: 'sites',
+    operationId: 'listSiteAudit',
+    summary:
+      "The sites service's audit log (site.hidden, site.restored), newest first, optionally of one site (moderators only)",
+    auth: 'session',
+    query: SiteAuditQuery,
+    ok: { 200: json('A page of audit entries', AuditPageResponse) },
+    errors: {
+      400: 'Invalid query (an invalid cursor, or target_id without target_type)',
+      403: MODERATORS_ONLY,
+    },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/moderation/chat/audit',
+    service: 'chat',
+    operationId: 'listChatAudit',
+    summary:
+      "The chat's audit log (message.deleted, sender.muted), newest first, optionally of one message or sender (moderators only)",
+    auth: 'session',
+    query: ChatAuditQuery,
+    ok: { 200: json('A page of audit entries', AuditPageResponse) },
+    errors: {
+      400: 'Invalid query (an invalid cursor, or target_id without target_type)',
+      403: MODERATORS_ONLY,
     },
   }),
 

@@ -57,6 +57,9 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['POST', '/api/moderation/sites/{id}/restore'],
   ['DELETE', '/api/moderation/messages/{id}'],
   ['POST', '/api/moderation/chat/mutes'],
+  // added by issue 13 (the audit logs of sites and chat, moderators only)
+  ['GET', '/api/moderation/sites/audit'],
+  ['GET', '/api/moderation/chat/audit'],
   ['POST', '/api/v1/apps/{slug}/keys'],
   ['GET', '/api/v1/apps/{slug}/keys'],
   ['DELETE', '/api/v1/apps/{slug}/keys/{id}'],

@@ -1,6 +1,12 @@
 // app-store settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
-import { ConfigError, SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
+import {
+  ConfigError,
+  SERVICES,
+  baseConfigSchema,
+  productionRequires,
+  settings,
+} from '@svc/service-kit';
 
 export const configSchema = baseConfigSchema
   .extend({
@@ -29,7 +35,8 @@ export const configSchema = baseConfigSchema
   .refine((c) => c.NODE_ENV !== 'production' || c.APP_STORE_RATE_LIMIT_SCALE === 1, {
     path: ['APP_STORE_RATE_LIMIT_SCALE'],
     message: 'must be 1 (unset) when NODE_ENV=production',
-  });
+  })
+  .superRefine(productionRequires({ IP_HASH_SECRET: 'is a key written in the source' }));
 
 export type Config = z.infer<typeof configSchema>;
 

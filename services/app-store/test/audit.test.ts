@@ -1,11 +1,15 @@
 // The append-only audit log: the entry builders, the database refusing UPDATE, DELETE and
 // TRUNCATE (triggers for every role, revoked privileges for the service's own role and for
 // roles granted by default privileges), and listing newest first, by target, paginated.
-import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
-import { createPgAdapter } from '@svc/service-kit';
-import { createTestDatabase, type TestDatabase } from '@svc/service-kit/testing';
+import { AUDIT_LOG_MIGRATION_SQL, createPgAdapter } from '@svc/service-kit';
+import {
+  createTestDatabase,
+  probeAuditLogRoles,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+} from '@svc/service-kit/testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import {
   appendAudit,
@@ -43,23 +47,13 @@ describe('audit entries (pure)', () => {
 
 let testDb: TestDatabase;
 let db: PrismaClient;
-let admin: pg.Client;
-const roles: string[] = [];
 
 beforeAll(async () => {
   testDb = await createTestDatabase(migrationsDir);
   db = new PrismaClient({ adapter: createPgAdapter(testDb.target, { max: 4 }) });
-  const { host, port, user, password, database } = testDb.target;
-  admin = new pg.Client({ host, port, user, password, database });
-  await admin.connect();
 });
 
 afterAll(async () => {
-  for (const role of roles) {
-    await admin.query(`DROP OWNED BY ${role} CASCADE`).catch(() => {});
-    await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => {});
-  }
-  await admin?.end();
   await db?.$disconnect();
   await testDb?.drop();
 });
@@ -95,70 +89,30 @@ describe('audit_log is append-only in the database', () => {
   });
 
   it('takes UPDATE, DELETE and TRUNCATE away from the migrating role and from roles granted them by default', async () => {
-    // A non-superuser owner applies the migrations (as a service with its own role would),
-    // with default privileges that would give a second role every privilege on new tables.
-    const owner = `audit_owner_${randomBytes(4).toString('hex')}`;
-    const rw = `audit_rw_${randomBytes(4).toString('hex')}`;
-    const schema = `t_audit_${randomBytes(4).toString('hex')}`;
-    roles.push(owner, rw);
-    await admin.query(`CREATE ROLE ${owner}`);
-    await admin.query(`CREATE ROLE ${rw}`);
-    await admin.query(`CREATE SCHEMA ${schema} AUTHORIZATION ${owner}`);
-    await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${rw}`);
-    await admin.query(
-      `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${schema} GRANT ALL ON TABLES TO ${rw}`,
-    );
-    await admin.query(
-      `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${schema} GRANT USAGE ON SEQUENCES TO ${rw}`,
-    );
-    const { readdir, readFile } = await import('node:fs/promises');
-    const names = (await readdir(migrationsDir, { withFileTypes: true }))
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name)
-      .sort();
-    await admin.query(`SET ROLE ${owner}`);
-    await admin.query(`SET search_path TO ${schema}`);
-    try {
-      for (const name of names) {
-        await admin.query(await readFile(`${migrationsDir}/${name}/migration.sql`, 'utf8'));
-      }
-    } finally {
-      await admin.query('RESET ROLE');
-    }
-    const table = `${schema}.audit_log`;
-    for (const role of [owner, rw]) {
-      const privileges = await admin.query(
-        `SELECT p, has_table_privilege($1, $2, p) AS granted
-         FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS p`,
-        [role, table],
-      );
-      expect(Object.fromEntries(privileges.rows.map((r) => [r.p, r.granted]))).toEqual({
-        SELECT: true,
-        INSERT: true,
-        UPDATE: false,
-        DELETE: false,
-        TRUNCATE: false,
+    // The kit's probe: a non-superuser owner applies the migrations (as a service with its
+    // own role would), with default privileges that would give a second role every
+    // privilege on new tables; that service role may append but not change.
+    const probe = await probeAuditLogRoles(migrationsDir, TEST_DATABASE_URL);
+    const appendOnly = {
+      SELECT: true,
+      INSERT: true,
+      UPDATE: false,
+      DELETE: false,
+      TRUNCATE: false,
+    };
+    expect(probe.privileges).toEqual({ owner: appendOnly, service: appendOnly });
+    expect(probe.appended).toBe(true);
+    for (const op of ['UPDATE', 'DELETE', 'TRUNCATE'] as const) {
+      expect(probe.changes[op]).toMatchObject({
+        code: '42501',
+        message: expect.stringContaining('permission denied'),
       });
     }
-    // As the service's role: appending works, changing is refused before any trigger runs.
-    await admin.query(`SET ROLE ${rw}`);
-    try {
-      await admin.query(
-        `INSERT INTO ${table} (actor, action, target_type, target_id) VALUES ('system', 'app.blocked', 'app', 'a')`,
-      );
-      for (const sql of [
-        `UPDATE ${table} SET reason = 'x'`,
-        `DELETE FROM ${table}`,
-        `TRUNCATE ${table}`,
-      ]) {
-        await expect(admin.query(sql)).rejects.toMatchObject({
-          code: '42501',
-          message: expect.stringContaining('permission denied'),
-        });
-      }
-    } finally {
-      await admin.query('RESET ROLE');
-    }
+  });
+
+  it("is created by the kit's one migration text (the same in sites and chat)", () => {
+    const sql = readFileSync(`${migrationsDir}/20261123040000_audit_log/migration.sql`, 'utf8');
+    expect(sql).toBe(AUDIT_LOG_MIGRATION_SQL);
   });
 });
 

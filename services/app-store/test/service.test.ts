@@ -7,6 +7,10 @@ import { deadRedis as createDeadRedis } from '@svc/service-kit/testing';
 import { buildApp, type AppDeps } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { startHarness, type Harness } from './harness.js';
+import { opsHandlerOf } from '@svc/service-kit';
+
+/** The private ops listener's handler of an app (/metrics, the detailed /readyz). */
+const ops = (app: object) => opsHandlerOf(app)!;
 
 let h: Harness;
 const extra: Array<() => Promise<unknown>> = [];
@@ -38,7 +42,7 @@ describe('app-store app', () => {
   });
 
   it('GET /readyz is 200 with PostgreSQL and Redis up', async () => {
-    const res = await request(h.app).get('/readyz');
+    const res = await request(ops(h.app)).get('/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
   });
@@ -46,7 +50,7 @@ describe('app-store app', () => {
   it('GET /readyz is 503 when Redis is unreachable', async () => {
     const deadRedis = createDeadRedis();
     extra.push(async () => deadRedis.disconnect());
-    const res = await request(buildApp({ ...base, redis: deadRedis })).get('/readyz');
+    const res = await request(ops(buildApp({ ...base, redis: deadRedis }))).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toEqual({
       status: 'unavailable',
@@ -59,7 +63,7 @@ describe('app-store app', () => {
       adapter: createPgAdapter({ ...h.database.target, port: 1 }),
     });
     extra.push(() => deadDb.$disconnect());
-    const res = await request(buildApp({ ...base, db: deadDb })).get('/readyz');
+    const res = await request(ops(buildApp({ ...base, db: deadDb }))).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body.checks).toEqual({ postgres: 'unavailable', redis: 'ok' });
   });
@@ -79,7 +83,7 @@ describe('app-store app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(buildApp({ ...base, metrics: createMetrics('app-store') })).get(
+    const res = await request(ops(buildApp({ ...base, metrics: createMetrics('app-store') }))).get(
       '/metrics',
     );
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 // auth's settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
-import { SERVICES, baseConfigSchema, loadConfig, settings } from '@svc/service-kit';
+import { SERVICES, baseConfigSchema, loadConfig, productionRequires, settings } from '@svc/service-kit';
 
 export const authConfigSchema = baseConfigSchema.extend({
   PORT: settings.port(SERVICES.auth.port),
@@ -24,7 +24,11 @@ export const authConfigSchema = baseConfigSchema.extend({
     .default('')
     .transform((v) => [...new Set(v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))])
     .pipe(z.array(z.email())),
-});
+})
+  // The dev mailer writes every login code to the log: never in production.
+  .superRefine(
+    productionRequires({ RESEND_API_KEY: 'writes login codes to the log instead of mailing them' }),
+  );
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 
 export const loadAuthConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(authConfigSchema, env);

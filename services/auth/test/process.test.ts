@@ -17,8 +17,19 @@ const start = (env: Record<string, string>) =>
   spawnService({ cwd: SERVICE_ROOT, source: true, entry: 'src/main.ts', env });
 
 describe('auth process', () => {
+  it('exits 1 in production without RESEND_API_KEY (the mailer that logs codes), naming it', async () => {
+    const proc = await start({ NODE_ENV: 'production', RESEND_API_KEY: '' });
+    expect((await proc.exited).code).toBe(1);
+    expect(proc.output()).toMatch(/RESEND_API_KEY is invalid: required when NODE_ENV=production/);
+  }, 30_000);
+
   it('exits 1 in production without JWT keys, naming the missing settings', async () => {
-    const proc = await start({ NODE_ENV: 'production', JWT_PRIVATE_KEY: '', JWT_PUBLIC_KEY: '' });
+    const proc = await start({
+      NODE_ENV: 'production',
+      RESEND_API_KEY: 're_test',
+      JWT_PRIVATE_KEY: '',
+      JWT_PUBLIC_KEY: '',
+    });
     const { code } = await proc.exited;
     expect(code).toBe(1);
     expect(proc.output()).toMatch(/JWT_PUBLIC_KEY is missing/);
@@ -36,6 +47,7 @@ describe('auth process', () => {
     const prefix = testRedisPrefix();
     const proc = await start({
       NODE_ENV: 'production',
+      RESEND_API_KEY: 're_test',
       JWT_PRIVATE_KEY: keys.privateKey,
       JWT_PUBLIC_KEY: keys.publicKey,
       DATABASE_URL: TEST_DATABASE_URL,
@@ -43,6 +55,14 @@ describe('auth process', () => {
       REDIS_PREFIX: prefix,
     });
     await waitForOk(proc, '/readyz', 30_000);
+    // The detail and the metrics are on the ops port only (docs/decisions.md §13).
+    expect(await (await fetch(`${proc.url}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect((await fetch(`${proc.url}/metrics`)).status).toBe(404);
+    expect(await (await fetch(`${proc.opsUrl}/readyz`)).json()).toEqual({
+      status: 'ready',
+      checks: { postgres: 'ok', redis: 'ok' },
+    });
+    expect(await (await fetch(`${proc.opsUrl}/metrics`)).text()).toMatch(/http_requests_total/);
     expect(await proc.stop()).toBe(0);
     await clearRedisPrefix(prefix);
   }, 60_000);

@@ -7,11 +7,12 @@ import {
   type LikePayload,
   type SystemMessageJob,
 } from '@svc/types';
-import type { Caller, EventPublisher, Logger, Redis } from '@svc/service-kit';
+import type { Caller, EventPublisher, ListAuditQuery, Logger, Redis } from '@svc/service-kit';
 import { HttpError, ERROR_MESSAGES_FOR_CHAT } from './errors.js';
 import { formatSenderLocation, geoSenderName } from './domain/geo-name.js';
 import { newId, hashIp } from '@svc/service-kit';
 import { likerKey, visitorTag } from './domain/ip-hash.js';
+import { senderMutedEntry } from './domain/moderation-audit.js';
 import { SYSTEM_SENDER_NAME, systemMessageText } from './domain/system-message-text.js';
 import type { GeoLookup } from './geo-lookup.js';
 import type { ChatStore, MessageSender } from './store.js';
@@ -90,6 +91,8 @@ export function createChatRoom(deps: ChatRoomDeps) {
 
   return {
     list: (limit: number) => store.listRecent(limit),
+    /** The audit log of deletions and mutes, newest first (docs/decisions.md §9). */
+    audit: (query: ListAuditQuery) => store.audit(query),
 
     async post(content: string, ip: string, caller?: Caller): Promise<ChatMessage> {
       requireRedis();
@@ -128,10 +131,11 @@ export function createChatRoom(deps: ChatRoomDeps) {
     /**
      * Moderation: the message is no longer listed, and `message_deleted { id }` goes through
      * the same pub/sub path as new messages, so realtime removes it from every open client.
+     * The audit entry (message.deleted, by `actor`) commits with the deletion.
      */
-    async deleteMessage(id: string): Promise<void> {
+    async deleteMessage(id: string, actor: string): Promise<void> {
       requireRedis();
-      if (!(await store.markDeleted(id)))
+      if (!(await store.markDeleted(id, actor)))
         throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.messageNotFound);
       await publish('message_deleted', { id });
     },
@@ -139,12 +143,43 @@ export function createChatRoom(deps: ChatRoomDeps) {
     /**
      * Moderation: mutes the sender of message `messageId` for `minutes` (a new mute replaces
      * the previous one). A Redis key with the mute's expiry, shared by every chat replica.
+     * The audit entry (sender.muted) and the key are written in one PostgreSQL transaction:
+     * the key is set last before COMMIT, so a failed SET leaves no entry; if the COMMIT
+     * itself fails the previous mute is put back (best effort) before answering 5xx.
      */
-    async mute(messageId: string, minutes: number) {
+    async mute(messageId: string, minutes: number, actor: string, reason = '') {
       const sender = await store.senderOf(messageId);
       if (!sender) throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.messageNotFound);
+      const key = muteKey(sender);
+      const previous = Number(await redis.get(key)) || null;
       const until = now().getTime() + minutes * 60_000;
-      await redis.set(muteKey(sender), String(until), 'PXAT', until);
+      const entry = senderMutedEntry({
+        actor,
+        sender,
+        messageId,
+        reason,
+        minutes,
+        previousUntil: previous && previous > now().getTime() ? new Date(previous) : null,
+        until: new Date(until),
+      });
+      let applied = false;
+      try {
+        await store.auditedChange(entry, async () => {
+          await redis.set(key, String(until), 'PXAT', until);
+          applied = true;
+        });
+      } catch (err) {
+        if (applied) {
+          const undo =
+            previous && previous > now().getTime()
+              ? redis.set(key, String(previous), 'PXAT', previous)
+              : redis.del(key);
+          await Promise.resolve(undo).catch((e: unknown) =>
+            logger.error({ err: e, key }, 'could not undo a mute whose audit entry failed'),
+          );
+        }
+        throw err;
+      }
       return {
         muted: true as const,
         sender_kind: sender.kind,

@@ -1,5 +1,12 @@
 // chat's tables through Prisma: newest messages, inserts, and one like per liker.
 import type { ChatMessage, ChatMessageType } from '@svc/types';
+import {
+  appendAuditEntry,
+  listAuditEntries,
+  type AuditEntryInput,
+  type ListAuditQuery,
+} from '@svc/service-kit';
+import { messageDeletedEntry } from './domain/moderation-audit.js';
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
 import type { Message } from './generated/prisma/client.js';
 
@@ -72,14 +79,35 @@ export function createChatStore(db: ChatDb) {
       }
     },
 
-    /** Moderation: marks a message deleted; false when unknown or deleted already. */
-    async markDeleted(id: string): Promise<boolean> {
-      const { count } = await db.message.updateMany({
-        where: { id, deletedAt: null },
-        data: { deletedAt: new Date() },
-      });
-      return count > 0;
-    },
+    /**
+     * Moderation: marks a message deleted and appends its audit entry in the same
+     * transaction; false (and no entry) when unknown or deleted already.
+     */
+    markDeleted: (id: string, actor: string): Promise<boolean> =>
+      db.$transaction(async (tx) => {
+        const deletedAt = new Date();
+        const { count } = await tx.message.updateMany({
+          where: { id, deletedAt: null },
+          data: { deletedAt },
+        });
+        if (count === 0) return false;
+        await appendAuditEntry(tx, messageDeletedEntry({ actor, messageId: id, deletedAt }));
+        return true;
+      }),
+
+    /**
+     * Appends `entry` and runs `apply` (a change outside PostgreSQL, e.g. a mute in Redis)
+     * inside one transaction: `apply` failing rolls the entry back; the entry commits only
+     * after `apply` succeeded.
+     */
+    auditedChange: (entry: AuditEntryInput, apply: () => Promise<void>): Promise<void> =>
+      db.$transaction(async (tx) => {
+        await appendAuditEntry(tx, entry);
+        await apply();
+      }),
+
+    /** The chat's audit log, newest first, paginated (service-kit audit-log.ts). */
+    audit: (query: ListAuditQuery) => listAuditEntries(db, query),
 
     /** The sender of a message, deleted or not (a moderator mutes after or before deleting). */
     async senderOf(id: string): Promise<MessageSender | null> {

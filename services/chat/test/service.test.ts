@@ -18,6 +18,10 @@ import {
 } from '@svc/service-kit/testing';
 import { buildApp, type AppDeps } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
+import { opsHandlerOf } from '@svc/service-kit';
+
+/** The private ops listener's handler of an app (/metrics, the detailed /readyz). */
+const ops = (app: object) => opsHandlerOf(app)!;
 
 const logger = createLogger('chat-test', 'silent');
 const migrations = new URL('../prisma/migrations', import.meta.url).pathname;
@@ -56,7 +60,7 @@ describe('chat app', () => {
   });
 
   it('GET /readyz is 200 with PostgreSQL and Redis up', async () => {
-    const res = await request(app({ logger, db, redis })).get('/readyz');
+    const res = await request(ops(app({ logger, db, redis }))).get('/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
   });
@@ -64,7 +68,7 @@ describe('chat app', () => {
   it('GET /readyz is 503 when Redis is unreachable', async () => {
     const deadRedis = createDeadRedis();
     extra.push(async () => deadRedis.disconnect());
-    const res = await request(app({ logger, db, redis: deadRedis })).get('/readyz');
+    const res = await request(ops(app({ logger, db, redis: deadRedis }))).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toEqual({
       status: 'unavailable',
@@ -75,7 +79,7 @@ describe('chat app', () => {
   it('GET /readyz is 503 when PostgreSQL is unreachable', async () => {
     const deadDb = new PrismaClient({ adapter: createPgAdapter({ ...testDb.target, port: 1 }) });
     extra.push(() => deadDb.$disconnect());
-    const res = await request(app({ logger, db: deadDb, redis })).get('/readyz');
+    const res = await request(ops(app({ logger, db: deadDb, redis }))).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body.checks).toEqual({ postgres: 'unavailable', redis: 'ok' });
   });
@@ -91,7 +95,7 @@ describe('chat app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(app({ logger, db, redis, metrics: createMetrics('chat') })).get(
+    const res = await request(ops(app({ logger, db, redis, metrics: createMetrics('chat') }))).get(
       '/metrics',
     );
     expect(res.status).toBe(200);

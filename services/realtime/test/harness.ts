@@ -99,7 +99,7 @@ export function publisher(): {
 
 /** A counter or gauge value from a Prometheus text exposition. */
 export async function metric(proc: ServiceProcess, name: string, labels = ''): Promise<number> {
-  const text = await (await fetch(`${proc.url}/metrics`)).text();
+  const text = await (await fetch(`${proc.opsUrl}/metrics`)).text();
   const line = text
     .split('\n')
     .find((l) => l.startsWith(`${name}{`) && l.includes(labels) && !l.startsWith('#'));

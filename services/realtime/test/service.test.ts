@@ -10,6 +10,10 @@ import {
 } from '@svc/service-kit';
 import { TEST_REDIS_URL, deadRedis as createDeadRedis } from '@svc/service-kit/testing';
 import { buildApp } from '../src/app.js';
+import { opsHandlerOf } from '@svc/service-kit';
+
+/** The private ops listener's handler of an app (/metrics, the detailed /readyz). */
+const ops = (app: object) => opsHandlerOf(app)!;
 
 const logger = createLogger('realtime-test', 'silent');
 
@@ -34,7 +38,7 @@ describe('realtime app', () => {
   });
 
   it('GET /readyz is 200 with Redis up', async () => {
-    const res = await request(buildApp({ logger, redis })).get('/readyz');
+    const res = await request(ops(buildApp({ logger, redis }))).get('/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ready', checks: { redis: 'ok' } });
   });
@@ -42,7 +46,7 @@ describe('realtime app', () => {
   it('GET /readyz is 503 when Redis is unreachable', async () => {
     const deadRedis = createDeadRedis();
     extra.push(async () => deadRedis.disconnect());
-    const res = await request(buildApp({ logger, redis: deadRedis })).get('/readyz');
+    const res = await request(ops(buildApp({ logger, redis: deadRedis }))).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ status: 'unavailable', checks: { redis: 'unavailable' } });
   });
@@ -65,9 +69,9 @@ describe('realtime app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(buildApp({ logger, redis, metrics: createMetrics('realtime') })).get(
-      '/metrics',
-    );
+    const res = await request(
+      ops(buildApp({ logger, redis, metrics: createMetrics('realtime') })),
+    ).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total');
   });

@@ -1,9 +1,10 @@
 // Every query of the sites API but the listing (site-list-reader.ts) and the submission
 // (submission-store.ts), both on a plain pg pool. Boosts are raw SQL because they need what
 // Prisma's query API cannot say (advisory locks); the rest uses the generated client.
-import { newId } from '@svc/service-kit';
+import { appendAuditEntry, listAuditEntries, newId, type ListAuditQuery } from '@svc/service-kit';
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
 import { dailyBoostLimit, decideBoost } from './domain/boost-allowance.js';
+import { siteHiddenEntry, siteRestoredEntry } from './domain/moderation-audit.js';
 import { SITE_ROW_COLUMNS, type SiteRow } from './site-record.js';
 
 const SITE_COLUMNS = Prisma.raw(SITE_ROW_COLUMNS);
@@ -142,26 +143,57 @@ export function createSiteStore(db: PrismaClient) {
         take: limit,
       }),
 
-    /** Moderation: hides a visible site (the conditional UPDATE makes a second hide lose). */
-    async hide(id: string, reason: string): Promise<HideOutcome> {
-      const rows = await db.$queryRaw<Array<{ hiddenAt: Date }>>`
-        UPDATE sites SET hidden_at = ${NOW_UTC}, hidden_reason = ${reason}
-        WHERE id = ${id} AND hidden_at IS NULL
-        RETURNING hidden_at AT TIME ZONE 'UTC' AS "hiddenAt"`;
-      if (rows.length > 0) return { kind: 'hidden', hiddenAt: rows[0]!.hiddenAt, reason };
-      const site = await db.site.findUnique({ where: { id }, select: { id: true } });
-      return site ? { kind: 'already-hidden' } : { kind: 'not-found' };
-    },
+    /**
+     * Moderation: hides a visible site (the conditional UPDATE makes a second hide lose) and
+     * appends its audit entry in the same transaction (docs/decisions.md §9).
+     */
+    hide: (id: string, reason: string, actor: string): Promise<HideOutcome> =>
+      db.$transaction(async (tx) => {
+        const rows = await tx.$queryRaw<Array<{ hiddenAt: Date }>>`
+          UPDATE sites SET hidden_at = ${NOW_UTC}, hidden_reason = ${reason}
+          WHERE id = ${id} AND hidden_at IS NULL
+          RETURNING hidden_at AT TIME ZONE 'UTC' AS "hiddenAt"`;
+        if (rows.length > 0) {
+          const hiddenAt = rows[0]!.hiddenAt;
+          await appendAuditEntry(tx, siteHiddenEntry({ actor, siteId: id, reason, hiddenAt }));
+          return { kind: 'hidden', hiddenAt, reason } as const;
+        }
+        const site = await tx.site.findUnique({ where: { id }, select: { id: true } });
+        return site ? ({ kind: 'already-hidden' } as const) : ({ kind: 'not-found' } as const);
+      }),
 
-    /** Moderation: shows a hidden site again. */
-    async restore(id: string): Promise<RestoreOutcome> {
-      const n = await db.$executeRaw`
-        UPDATE sites SET hidden_at = NULL, hidden_reason = NULL
-        WHERE id = ${id} AND hidden_at IS NOT NULL`;
-      if (n > 0) return { kind: 'restored' };
-      const site = await db.site.findUnique({ where: { id }, select: { id: true } });
-      return site ? { kind: 'not-hidden' } : { kind: 'not-found' };
-    },
+    /**
+     * Moderation: shows a hidden site again, with its audit entry in the same transaction
+     * (the row is locked so the entry's `before` is the state this restore replaced).
+     */
+    restore: (id: string, actor: string): Promise<RestoreOutcome> =>
+      db.$transaction(async (tx) => {
+        const rows = await tx.$queryRaw<Array<{ hiddenAt: Date; hiddenReason: string }>>`
+          WITH old AS (
+            SELECT id, hidden_at, hidden_reason FROM sites
+            WHERE id = ${id} AND hidden_at IS NOT NULL FOR UPDATE
+          )
+          UPDATE sites s SET hidden_at = NULL, hidden_reason = NULL FROM old WHERE s.id = old.id
+          RETURNING old.hidden_at AT TIME ZONE 'UTC' AS "hiddenAt", old.hidden_reason AS "hiddenReason"`;
+        const old = rows[0];
+        if (old) {
+          await appendAuditEntry(
+            tx,
+            siteRestoredEntry({
+              actor,
+              siteId: id,
+              wasHiddenAt: old.hiddenAt,
+              wasHiddenReason: old.hiddenReason,
+            }),
+          );
+          return { kind: 'restored' } as const;
+        }
+        const site = await tx.site.findUnique({ where: { id }, select: { id: true } });
+        return site ? ({ kind: 'not-hidden' } as const) : ({ kind: 'not-found' } as const);
+      }),
+
+    /** The audit log of site moderation, newest first, paginated (service-kit audit-log.ts). */
+    audit: (query: ListAuditQuery) => listAuditEntries(db, query),
 
     /** Sites still pending a scrape since before `olderThan` (re-queue sweep). */
     pendingScrapes: (olderThan: Date, limit: number) =>

@@ -1,7 +1,12 @@
 // API settings: the production-only requirements and the defaults.
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from '@svc/service-kit';
-import { DEV_IP_HASH_SECRET, configSchema, ipHashSecret } from '../src/config.js';
+import {
+  DEV_IP_HASH_SECRET,
+  configSchema,
+  ipHashSecret,
+  workerConfigSchema,
+} from '../src/config.js';
 
 describe('sites API config', () => {
   it('requires IP_HASH_SECRET in production and has a dev default elsewhere', () => {
@@ -27,5 +32,36 @@ describe('sites API config', () => {
   it('refuses a sitemap beyond the protocol limit and a bad public origin', () => {
     expect(() => loadConfig(configSchema, { SITEMAP_MAX_SITES: '50000' })).toThrow(ConfigError);
     expect(() => loadConfig(configSchema, { PUBLIC_BASE_URL: 'not a url' })).toThrow(ConfigError);
+  });
+});
+
+describe('production refuses development fallbacks (docs/decisions.md §13)', () => {
+  const production = {
+    NODE_ENV: 'production',
+    IP_HASH_SECRET: 'a-secret-of-enough-length',
+    PUBLIC_BASE_URL: 'https://svc.example',
+  };
+
+  it('starts with every required setting given', () => {
+    expect(loadConfig(configSchema, production).PUBLIC_BASE_URL).toBe('https://svc.example');
+  });
+
+  it.each(['IP_HASH_SECRET', 'PUBLIC_BASE_URL'])('names %s when it is unset', (name) => {
+    const env: Record<string, string> = { ...production };
+    delete env[name];
+    expect(() => loadConfig(configSchema, env)).toThrow(
+      new RegExp(`${name} is missing: required when NODE_ENV=production`),
+    );
+  });
+
+  it('refuses OUTBOUND_ALLOW_HOSTS (a test-only opening to private hosts), API and worker', () => {
+    const env = { ...production, OUTBOUND_ALLOW_HOSTS: '127.0.0.1:8000' };
+    expect(() => loadConfig(configSchema, env)).toThrow(
+      /OUTBOUND_ALLOW_HOSTS is invalid: must be empty/,
+    );
+    expect(() => loadConfig(workerConfigSchema, env)).toThrow(/OUTBOUND_ALLOW_HOSTS/);
+    expect(
+      loadConfig(workerConfigSchema, { ...env, NODE_ENV: 'test' }).OUTBOUND_ALLOW_HOSTS,
+    ).toEqual(['127.0.0.1:8000']);
   });
 });

@@ -39,7 +39,7 @@ describe('sites processes', () => {
       await waitForOk(proc, '/healthz');
       await waitForOk(proc, '/readyz', 10_000);
       expect((await fetch(`http://127.0.0.1:${proc.port}${probe}`)).status).toBe(status);
-      expect((await fetch(`http://127.0.0.1:${proc.port}/metrics`)).status).toBe(200);
+      expect((await fetch(`${proc.opsUrl}/metrics`)).status).toBe(200);
 
       expect(await proc.stop(10_000)).toBe(0);
     }, 90_000);

@@ -7,6 +7,10 @@ import { deadRedis as createDeadRedis } from '@svc/service-kit/testing';
 import { buildApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { startHarness, type Harness } from './api-harness.js';
+import { opsHandlerOf } from '@svc/service-kit';
+
+/** The private ops listener's handler of an app (/metrics, the detailed /readyz). */
+const ops = (app: object) => opsHandlerOf(app)!;
 
 let h: Harness;
 const extra: Array<() => Promise<unknown>> = [];
@@ -26,7 +30,7 @@ describe('sites app', () => {
   });
 
   it('GET /readyz is 200 with PostgreSQL and Redis up', async () => {
-    const res = await request(h.app).get('/readyz');
+    const res = await request(ops(h.app)).get('/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
   });
@@ -34,7 +38,7 @@ describe('sites app', () => {
   it('GET /readyz is 503 when Redis is unreachable', async () => {
     const deadRedis = createDeadRedis();
     extra.push(async () => deadRedis.disconnect());
-    const res = await request(buildApp({ ...h.deps, redis: deadRedis })).get('/readyz');
+    const res = await request(ops(buildApp({ ...h.deps, redis: deadRedis }))).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toEqual({
       status: 'unavailable',
@@ -45,7 +49,7 @@ describe('sites app', () => {
   it('GET /readyz is 503 when PostgreSQL is unreachable', async () => {
     const deadDb = new PrismaClient({ adapter: createPgAdapter({ ...h.dbTarget, port: 1 }) });
     extra.push(() => deadDb.$disconnect());
-    const res = await request(buildApp({ ...h.deps, db: deadDb })).get('/readyz');
+    const res = await request(ops(buildApp({ ...h.deps, db: deadDb }))).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body.checks).toEqual({ postgres: 'unavailable', redis: 'ok' });
   });
@@ -64,7 +68,7 @@ describe('sites app', () => {
   });
 
   it('serves Prometheus metrics when given a registry', async () => {
-    const res = await request(buildApp({ ...h.deps, metrics: createMetrics('sites') })).get(
+    const res = await request(ops(buildApp({ ...h.deps, metrics: createMetrics('sites') }))).get(
       '/metrics',
     );
     expect(res.status).toBe(200);

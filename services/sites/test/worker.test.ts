@@ -22,6 +22,10 @@ import {
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { buildWorkerApp } from '../src/worker/app.js';
 import { SCRAPE_QUEUE, TAG_QUEUE, createQueues } from '../src/worker/queues.js';
+import { opsHandlerOf } from '@svc/service-kit';
+
+/** The private ops listener's handler of an app (/metrics, the detailed /readyz). */
+const ops = (app: object) => opsHandlerOf(app)!;
 
 const logger = createLogger('sites-worker-test', 'silent');
 const migrations = new URL('../prisma/migrations', import.meta.url).pathname;
@@ -59,7 +63,7 @@ describe('sites worker app', () => {
   it('GET /healthz is 200 and /readyz 200 with PostgreSQL and Redis up', async () => {
     const app = buildWorkerApp({ logger, db, redis, queues });
     expect((await request(app).get('/healthz')).status).toBe(200);
-    const res = await request(app).get('/readyz');
+    const res = await request(ops(app)).get('/readyz');
     expect(res.status).toBe(200);
     expect(res.body.checks).toEqual({ postgres: 'ok', redis: 'ok' });
   });
@@ -67,9 +71,9 @@ describe('sites worker app', () => {
   it('GET /readyz is 503 when Redis is unreachable', async () => {
     const deadRedis = createDeadRedis();
     extra.push(async () => deadRedis.disconnect());
-    const res = await request(buildWorkerApp({ logger, db, redis: deadRedis, queues: {} })).get(
-      '/readyz',
-    );
+    const res = await request(
+      ops(buildWorkerApp({ logger, db, redis: deadRedis, queues: {} })),
+    ).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body.checks).toEqual({ postgres: 'ok', redis: 'unavailable' });
   });
@@ -77,7 +81,7 @@ describe('sites worker app', () => {
   it('reports queue depths in /metrics', async () => {
     await queues[SCRAPE_QUEUE]!.add('scrape', { siteId: 'abc' });
     const res = await request(
-      buildWorkerApp({ logger, db, redis, queues, metrics: createMetrics('sites-worker') }),
+      ops(buildWorkerApp({ logger, db, redis, queues, metrics: createMetrics('sites-worker') })),
     ).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toContain(

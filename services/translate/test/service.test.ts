@@ -21,6 +21,10 @@ import { buildApp } from '../src/app.js';
 import { NO_PROVIDER_MESSAGE } from '../src/translate.js';
 import { translationCacheKey } from '../src/translation-cache.js';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
+import { opsHandlerOf } from '@svc/service-kit';
+
+/** The private ops listener's handler of an app (/metrics, the detailed /readyz). */
+const ops = (app: object) => opsHandlerOf(app)!;
 
 const logger = createLogger('translate-test', 'silent');
 const prefix = testRedisPrefix();
@@ -71,7 +75,7 @@ afterAll(async () => {
 describe('health', () => {
   it('GET /healthz and /readyz are 200', async () => {
     expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok' });
-    const ready = await request(app).get('/readyz');
+    const ready = await request(ops(app)).get('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ready', checks: {} });
   });
@@ -80,7 +84,7 @@ describe('health', () => {
     const dead = createDeadRedis();
     extra.push(async () => dead.disconnect());
     const noRedis = buildApp({ logger, redis: dead, translator: translatorFor(fake.baseURL) });
-    expect((await request(noRedis).get('/readyz')).status).toBe(200);
+    expect((await request(ops(noRedis)).get('/readyz')).status).toBe(200);
     const res = await post(noRedis, {
       text: 'Redis is nowhere to be found today.',
       targetLang: 'es',
@@ -96,7 +100,7 @@ describe('health', () => {
 
   it('serves Prometheus metrics and JSON 404/405', async () => {
     const withMetrics = buildApp({ logger, redis, metrics: createMetrics('translate') });
-    expect((await request(withMetrics).get('/metrics')).text).toContain('http_requests_total');
+    expect((await request(ops(withMetrics)).get('/metrics')).text).toContain('http_requests_total');
     const missing = await request(app).get('/nope');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: 'Not found' });

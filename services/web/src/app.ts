@@ -1,4 +1,4 @@
-// The web process's HTTP handling: health and metrics, static assets (hashed files cached
+// The web process's HTTP handling: health (metrics are on the ops listener, main.ts), static assets (hashed files cached
 // for a year), compression, then every other path rendered by React Router.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
@@ -61,9 +61,6 @@ export function buildApp(deps: WebAppDeps): Express {
   // being down does not make pages unready: they answer with their own error state.
   app.get('/readyz', (_req, res) => {
     res.json({ status: 'ready' });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   const robots = robotsTxt(config.PUBLIC_BASE_URL);
   app.get('/robots.txt', (_req, res) => {

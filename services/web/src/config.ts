@@ -1,14 +1,16 @@
 // web settings, validated at start (docs/configuration.md).
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { GATEWAY_PORT, SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
+import { GATEWAY_PORT, SERVICES, baseConfigSchema, productionRequires, settings } from '@svc/service-kit';
+
+const optionalUrl = settings.optionalString.refine((v) => v === undefined || URL.canParse(v), 'must be a URL');
 
 export const configSchema = baseConfigSchema.extend({
   PORT: settings.port(SERVICES.web.port),
   /** Where pages fetch their data while rendering: the gateway, as seen from this process. */
-  API_BASE_URL: settings.url(`http://127.0.0.1:${GATEWAY_PORT}`),
+  API_BASE_URL: optionalUrl,
   /** The origin readers use (canonical links, Open Graph, hreflang, robots.txt). */
-  PUBLIC_BASE_URL: settings.url(`http://localhost:${GATEWAY_PORT}`).transform((u) => new URL(u).origin),
+  PUBLIC_BASE_URL: optionalUrl,
   /** The CAPTCHA widget's public site key; unset = no widget (the CAPTCHA is off). */
   CAPTCHA_SITE_KEY: settings.optionalString,
   /**
@@ -18,6 +20,18 @@ export const configSchema = baseConfigSchema.extend({
   WEB_PAGE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** The Vite build (client assets and server bundle); tests and images may move it. */
   WEB_BUILD_DIR: z.string().default(fileURLToPath(new URL('../build', import.meta.url))),
-});
+})
+  // Production refuses the development fallbacks (docs/decisions.md §13).
+  .superRefine(
+    productionRequires({
+      API_BASE_URL: `calls the API at http://127.0.0.1:${GATEWAY_PORT}`,
+      PUBLIC_BASE_URL: `writes http://localhost:${GATEWAY_PORT} into links and robots.txt`,
+    }),
+  )
+  .transform((c) => ({
+    ...c,
+    API_BASE_URL: c.API_BASE_URL ?? `http://127.0.0.1:${GATEWAY_PORT}`,
+    PUBLIC_BASE_URL: new URL(c.PUBLIC_BASE_URL ?? `http://localhost:${GATEWAY_PORT}`).origin,
+  }));
 
 export type Config = z.infer<typeof configSchema>;

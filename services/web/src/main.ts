@@ -2,7 +2,15 @@
 // piece of data comes from the API through @svc/client.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createLogger, createMetrics, exitOnStartupError, loadConfig, startService } from '@svc/service-kit';
+import {
+  createLogger,
+  createMetrics,
+  createOpsHandler,
+  defaultOpsPort,
+  exitOnStartupError,
+  loadConfig,
+  startService,
+} from '@svc/service-kit';
 import type { ServerBuild } from 'react-router';
 import { buildApp, type WebAppDeps } from './app.js';
 import { configSchema } from './config.js';
@@ -20,6 +28,8 @@ async function main(): Promise<void> {
     name: 'web',
     handler: app,
     port: config.PORT,
+    // /metrics and /readyz on the private ops listener (docs/decisions.md §13).
+    ops: { port: defaultOpsPort(config.PORT, config.OPS_PORT), handler: createOpsHandler({ metrics }) },
     logger,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   });

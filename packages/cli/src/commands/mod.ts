@@ -4,10 +4,13 @@ import type { Command } from 'commander';
 import {
   AuditQuery,
   CHAT_MUTE_MAX_MINUTES,
+  ChatAuditQuery,
   DismissReportsBody,
   HideSiteBody,
   ModerationQueueQuery,
   ModerationReasonBody,
+  MuteChatSenderBody,
+  SiteAuditQuery,
   type AppReportEntry,
   type AuditEntryView,
   type ModerationActionResponse,
@@ -56,6 +59,43 @@ const actionLine = (verb: string, out: ModerationActionResponse) =>
 
 const reasonOf = (reason: unknown) =>
   parseOrUsage(ModerationReasonBody, { reason }, 'reason').reason;
+
+/**
+ * Each service keeps its own audit log (docs/decisions.md §9): its target types, and the
+ * call with the query checked against its schema (exit 2, nothing sent, when refused).
+ */
+const AUDIT_LOGS = {
+  apps: {
+    targets: AuditQuery.shape.target_type.unwrap().options,
+    list: (ctx: Context, raw: unknown) =>
+      ctx.client().appModeration.audit(parseOrUsage(AuditQuery, raw, 'options')),
+  },
+  sites: {
+    targets: SiteAuditQuery.shape.target_type.unwrap().options,
+    list: (ctx: Context, raw: unknown) =>
+      ctx.client().moderation.siteAudit(parseOrUsage(SiteAuditQuery, raw, 'options')),
+  },
+  chat: {
+    targets: ChatAuditQuery.shape.target_type.unwrap().options,
+    list: (ctx: Context, raw: unknown) =>
+      ctx.client().moderation.chatAudit(parseOrUsage(ChatAuditQuery, raw, 'options')),
+  },
+} as const;
+type AuditService = keyof typeof AUDIT_LOGS;
+
+/** --service, else the service whose log has --target-type, else apps (the first log). */
+function auditServiceOf(service: string | undefined, targetType: string | undefined): AuditService {
+  const names = Object.keys(AUDIT_LOGS) as AuditService[];
+  if (service !== undefined) {
+    if (!names.includes(service as AuditService))
+      throw new UsageError(`--service must be one of ${names.join(', ')}`);
+    return service as AuditService;
+  }
+  const owner = names.find((name) =>
+    (AUDIT_LOGS[name].targets as readonly string[]).includes(targetType ?? ''),
+  );
+  return owner ?? 'apps';
+}
 
 export function registerMod(program: Command, ctx: Context): void {
   const mod = program
@@ -129,26 +169,35 @@ export function registerMod(program: Command, ctx: Context): void {
 
   mod
     .command('audit')
-    .description('the moderation audit log, newest first')
-    .option('--target-type <type>', 'only entries about this kind of target: app')
+    .description('a moderation audit log (apps, sites or chat), newest first')
+    .option(
+      '--service <name>',
+      'whose log: apps, sites or chat (default: the one of --target-type, else apps)',
+    )
+    .option(
+      '--target-type <type>',
+      'only entries about this kind of target: app (apps), site (sites), message or sender (chat)',
+    )
     .option('--target-id <id>', 'only entries about this target (needs --target-type)')
     .option('--cursor <cursor>', 'the next_cursor of the previous page')
     .option('--limit <n>', 'page size, 1-100 (default 50)', integer('--limit'))
     .action(
-      async (opts: { targetType?: string; targetId?: string; cursor?: string; limit?: number }) => {
+      async (opts: {
+        service?: string;
+        targetType?: string;
+        targetId?: string;
+        cursor?: string;
+        limit?: number;
+      }) => {
         if (opts.targetId !== undefined && opts.targetType === undefined)
           throw new UsageError('--target-id needs --target-type');
-        const query = parseOrUsage(
-          AuditQuery,
-          {
-            target_type: opts.targetType,
-            target_id: opts.targetId,
-            cursor: opts.cursor,
-            limit: opts.limit,
-          },
-          'options',
-        );
-        const out = await ctx.client().appModeration.audit(query);
+        const service = auditServiceOf(opts.service, opts.targetType);
+        const out = await AUDIT_LOGS[service].list(ctx, {
+          target_type: opts.targetType,
+          target_id: opts.targetId,
+          cursor: opts.cursor,
+          limit: opts.limit,
+        });
         ctx.print(out, () => {
           if (!out.entries.length) return 'no audit entries';
           const table = renderTable(out.entries, AUDIT_COLUMNS);
@@ -195,10 +244,16 @@ export function registerMod(program: Command, ctx: Context): void {
       `how long, 1-${CHAT_MUTE_MAX_MINUTES} (30 days)`,
       integer('--minutes'),
     )
-    .action(async (messageId: string, opts: { minutes: number }) => {
+    .option('--reason <text>', 'why (kept in the chat audit log)')
+    .action(async (messageId: string, opts: { minutes: number; reason?: string }) => {
       if (opts.minutes < 1 || opts.minutes > CHAT_MUTE_MAX_MINUTES)
         throw new UsageError(`--minutes must be 1-${CHAT_MUTE_MAX_MINUTES}`);
-      const out = await ctx.client().moderation.muteSender(messageId, opts.minutes);
+      const { reason } = parseOrUsage(
+        MuteChatSenderBody.pick({ reason: true }),
+        { reason: opts.reason },
+        'reason',
+      );
+      const out = await ctx.client().moderation.muteSender(messageId, opts.minutes, reason);
       ctx.print(out, () => `muted the sender (${out.sender_kind}) until ${out.muted_until}`);
     });
 }

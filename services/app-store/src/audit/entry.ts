@@ -1,9 +1,9 @@
 // Audit entries (docs/decisions.md §9): pure builders, so every moderation action writes the
 // same shape. Reasons summarise reports as counts per reason, never who reported.
+import { SYSTEM_ACTOR, type AuditEntryInput as KitAuditEntryInput } from '@svc/service-kit';
 import { REPORT_REASONS, type ReportReason } from '@svc/types';
 
-/** `system` for automatic actions, otherwise the acting user's auth id. */
-export const SYSTEM_ACTOR = 'system';
+export { SYSTEM_ACTOR, type AuditState } from '@svc/service-kit';
 
 export type AuditAction =
   | 'app.blocked'
@@ -15,16 +15,10 @@ export type AuditAction =
 
 export type AuditTargetType = 'app';
 
-export type AuditState = Record<string, string | number | boolean | null>;
-
-export interface AuditEntryInput {
-  actor: string;
+/** The kit's entry (service-kit audit-log.ts), narrowed to the app-store's actions. */
+export interface AuditEntryInput extends KitAuditEntryInput {
   action: AuditAction;
   targetType: AuditTargetType;
-  targetId: string;
-  reason: string;
-  before: AuditState | null;
-  after: AuditState | null;
 }
 
 export type ReasonCounts = Partial<Record<ReportReason, number>>;

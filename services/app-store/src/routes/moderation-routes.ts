@@ -10,12 +10,11 @@ import {
   ModerationQueueQuery,
   ModerationReasonBody,
   type AppReportHistoryResponse,
-  type AuditPageResponse,
   type ModerationActionResponse,
   type ModerationQueueResponse,
 } from '@svc/types';
 import {
-  badRequest,
+  auditPageFor,
   conflict,
   notFound,
   requireModerator,
@@ -122,35 +121,6 @@ export function moderationRoutes(app: Express, deps: ModerationRoutesDeps): void
   );
 
   app.get('/api/v1/moderation/audit', ...guard, async (req, res) => {
-    const query = AuditQuery.parse(req.query);
-    if (query.target_id !== undefined && query.target_type === undefined)
-      throw badRequest('target_id needs target_type');
-    let page;
-    try {
-      page = await moderation.audit({
-        targetType: query.target_type,
-        targetId: query.target_id,
-        cursor: query.cursor,
-        limit: query.limit,
-      });
-    } catch (err) {
-      if (err instanceof RangeError) throw badRequest('Invalid cursor');
-      throw err;
-    }
-    const body: AuditPageResponse = {
-      entries: page.items.map((e) => ({
-        id: e.id,
-        at: e.at.toISOString(),
-        actor: e.actor,
-        action: e.action,
-        target_type: e.targetType,
-        target_id: e.targetId,
-        reason: e.reason,
-        before: e.before,
-        after: e.after,
-      })),
-      next_cursor: page.nextCursor,
-    };
-    res.json(body);
+    res.json(await auditPageFor(AuditQuery, req.query, moderation.audit));
   });
 }

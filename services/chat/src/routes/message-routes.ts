@@ -1,12 +1,20 @@
 // HTTP of /api/messages: parse with the shared schemas, call the room, shape the answer.
 import type { Express, RequestHandler } from 'express';
 import {
+  ChatAuditQuery,
   ChatMessageListQuery,
   ChatMessageParams,
   MuteChatSenderBody,
   PostChatMessageBody,
 } from '@svc/types';
-import { byIp, limitFor, rateLimit, requireModerator, type Redis } from '@svc/service-kit';
+import {
+  auditPageFor,
+  byIp,
+  limitFor,
+  rateLimit,
+  requireModerator,
+  type Redis,
+} from '@svc/service-kit';
 import { HttpError, ERROR_MESSAGES_FOR_CHAT } from '../errors.js';
 import type { ChatRoom } from '../chat-room.js';
 
@@ -35,13 +43,18 @@ export function registerMessageRoutes(
   app.delete('/api/moderation/messages/:id', session, requireModerator, async (req, res) => {
     const params = ChatMessageParams.safeParse(req.params);
     if (!params.success) throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.messageNotFound);
-    await room.deleteMessage(params.data.id);
+    await room.deleteMessage(params.data.id, req.caller!.userId);
     res.json({ deleted: true, id: params.data.id });
   });
 
   app.post('/api/moderation/chat/mutes', session, requireModerator, async (req, res) => {
-    const { sender, minutes } = MuteChatSenderBody.parse(req.body);
-    res.json(await room.mute(sender, minutes));
+    const { sender, minutes, reason } = MuteChatSenderBody.parse(req.body);
+    res.json(await room.mute(sender, minutes, req.caller!.userId, reason));
+  });
+
+  // The audit log of deletions and mutes (docs/decisions.md §9).
+  app.get('/api/moderation/chat/audit', session, requireModerator, async (req, res) => {
+    res.json(await auditPageFor(ChatAuditQuery, req.query, room.audit));
   });
 
   app.post('/api/messages/:id/like', likeLimit.middleware, session, async (req, res) => {

@@ -1,10 +1,11 @@
 // HTTP of /api/moderation/sites/*: a moderator hides a site from every public read, or
-// shows it again. Moderators only (401 without a session, 403 `Moderators only`). A hide or
+// shows it again, each with an entry in the sites' audit log written in the same
+// transaction (read at GET /api/moderation/sites/audit, docs/decisions.md §9). Moderators only (401 without a session, 403 `Moderators only`). A hide or
 // restore clears this process's listing and sitemap caches; other processes' caches expire
 // within their TTL (SITES_LIST_CACHE_MS, SITES_COUNT_CACHE_MS, the sitemap's 10 minutes).
 import type { Express } from 'express';
-import { HttpError, notFound, requireModerator } from '@svc/service-kit';
-import { HideSiteBody, SiteIdParams } from '@svc/types';
+import { auditPageFor, HttpError, notFound, requireModerator } from '@svc/service-kit';
+import { HideSiteBody, SiteAuditQuery, SiteIdParams } from '@svc/types';
 import type { SiteStore } from '../site-store.js';
 import { SITE_NOT_FOUND } from './site-routes.js';
 
@@ -24,10 +25,15 @@ export function moderationRoutes(
     return parsed.data.id;
   };
 
+  // The audit log of hides and restores (docs/decisions.md §9), before the `:id` routes.
+  app.get('/api/moderation/sites/audit', requireModerator, async (req, res) => {
+    res.json(await auditPageFor(SiteAuditQuery, req.query, store.audit));
+  });
+
   app.post('/api/moderation/sites/:id/hide', requireModerator, async (req, res) => {
     const id = siteId(req.params);
     const { reason } = HideSiteBody.parse(req.body);
-    const outcome = await store.hide(id, reason);
+    const outcome = await store.hide(id, reason, req.caller!.userId);
     if (outcome.kind === 'not-found') throw notFound(SITE_NOT_FOUND);
     if (outcome.kind === 'already-hidden') throw new HttpError(409, SITE_ALREADY_HIDDEN);
     deps.invalidateCaches();
@@ -41,7 +47,7 @@ export function moderationRoutes(
 
   app.post('/api/moderation/sites/:id/restore', requireModerator, async (req, res) => {
     const id = siteId(req.params);
-    const outcome = await store.restore(id);
+    const outcome = await store.restore(id, req.caller!.userId);
     if (outcome.kind === 'not-found') throw notFound(SITE_NOT_FOUND);
     if (outcome.kind === 'not-hidden') throw new HttpError(409, SITE_NOT_HIDDEN);
     deps.invalidateCaches();

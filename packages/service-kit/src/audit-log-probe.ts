@@ -1,0 +1,88 @@
+// Test support for the append-only audit log (service-kit audit-log.ts): applies a service's
+// migrations as a non-superuser owner role, in a fresh schema, with default privileges that
+// would hand every table privilege to a second "service" role (as a deployment with its own
+// roles might), then reports what each role may do on `audit_log` and what happens when the
+// service role appends, updates, deletes and truncates. Tests assert on the result, so the
+// same probe checks app-store's, sites' and chat's table.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { resolveDatabaseTarget } from './database-url.js';
+import { applyMigrationSql } from './migrations.js';
+
+export interface AuditLogRoleProbe {
+  /** SELECT/INSERT/UPDATE/DELETE/TRUNCATE on audit_log per role */
+  privileges: { owner: Record<string, boolean>; service: Record<string, boolean> };
+  /** an INSERT by the service role went through */
+  appended: boolean;
+  /** UPDATE, DELETE and TRUNCATE by the service role: the error each raised (null: allowed) */
+  changes: Record<'UPDATE' | 'DELETE' | 'TRUNCATE', { code: string; message: string } | null>;
+}
+
+export async function probeAuditLogRoles(
+  migrationsDir: string,
+  databaseUrl: string,
+): Promise<AuditLogRoleProbe> {
+  const base = resolveDatabaseTarget(undefined, databaseUrl, 'public');
+  const tag = randomBytes(4).toString('hex');
+  const owner = `audit_owner_${tag}`;
+  const service = `audit_rw_${tag}`;
+  const schema = `t_audit_${tag}`;
+  const { host, port, user, password, database } = base;
+  const admin = new pg.Client({ host, port, user, password, database });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE ROLE ${owner}`);
+    await admin.query(`CREATE ROLE ${service}`);
+    await admin.query(`CREATE SCHEMA ${schema} AUTHORIZATION ${owner}`);
+    await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${service}`);
+    await admin.query(
+      `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${schema} GRANT ALL ON TABLES TO ${service}`,
+    );
+    await admin.query(
+      `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${schema} GRANT USAGE ON SEQUENCES TO ${service}`,
+    );
+    // The owner applies the migrations, as `prisma migrate deploy` with the service's URL.
+    await applyMigrationSql({ ...base, schema }, migrationsDir, owner);
+    const table = `${schema}.audit_log`;
+    const privilegesOf = async (role: string) => {
+      const r = await admin.query<{ p: string; granted: boolean }>(
+        `SELECT p, has_table_privilege($1, $2, p) AS granted
+         FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS p`,
+        [role, table],
+      );
+      return Object.fromEntries(r.rows.map((row) => [row.p, row.granted]));
+    };
+    const privileges = { owner: await privilegesOf(owner), service: await privilegesOf(service) };
+    await admin.query(`SET ROLE ${service}`);
+    const attempt = async (sql: string) => {
+      try {
+        await admin.query(sql);
+        return null;
+      } catch (err) {
+        const e = err as { code?: string; message: string };
+        return { code: e.code ?? '', message: e.message };
+      }
+    };
+    try {
+      const appended =
+        (await attempt(
+          `INSERT INTO ${table} (actor, action, target_type, target_id) VALUES ('system', 'probe', 'probe', 'p')`,
+        )) === null;
+      const changes = {
+        UPDATE: await attempt(`UPDATE ${table} SET reason = 'rewritten'`),
+        DELETE: await attempt(`DELETE FROM ${table}`),
+        TRUNCATE: await attempt(`TRUNCATE ${table}`),
+      };
+      return { privileges, appended, changes };
+    } finally {
+      await admin.query('RESET ROLE');
+    }
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+    for (const role of [service, owner]) {
+      await admin.query(`DROP OWNED BY ${role} CASCADE`).catch(() => {});
+      await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => {});
+    }
+    await admin.end();
+  }
+}

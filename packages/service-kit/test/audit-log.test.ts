@@ -1,0 +1,140 @@
+// The kit's audit log on its own (the services test it through their routes): the one
+// migration text applies split at every `;` like `prisma migrate deploy`, entries go in and
+// come back newest first by target with a stable cursor, the HTTP page answers 400 for a bad
+// cursor or target_id alone, and the probe reports the service role's refused changes.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type pg from 'pg';
+import { z } from 'zod';
+import {
+  AUDIT_LOG_MIGRATION_SQL,
+  appendAuditEntry,
+  auditPageFor,
+  listAuditEntries,
+  parseAuditCursor,
+  type AuditSql,
+} from '../src/audit-log.js';
+import { HttpError } from '../src/errors.js';
+import { createPgPool } from '../src/prisma-adapter.js';
+import {
+  createTestDatabase,
+  probeAuditLogRoles,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+} from '../src/testing.js';
+
+let dir: string;
+let db: TestDatabase;
+let pool: pg.Pool;
+/** The AuditSql a Prisma client offers, over a plain pg pool. */
+let sql: AuditSql;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'audit-'));
+  mkdirSync(path.join(dir, '0001_audit_log'));
+  writeFileSync(path.join(dir, '0001_audit_log', 'migration.sql'), AUDIT_LOG_MIGRATION_SQL);
+  db = await createTestDatabase(dir);
+  pool = createPgPool(db.target, 2);
+  sql = {
+    $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) =>
+      (await pool.query(query, values)).rows as T,
+  };
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+const entry = (targetId: string, n: number) => ({
+  actor: 'mod-1',
+  action: 'thing.done',
+  targetType: 'thing',
+  targetId,
+  reason: `round ${n}`,
+  before: { n: n - 1, flag: false, gone: null },
+  after: { n, flag: true, gone: null },
+});
+
+describe('audit-log.ts', () => {
+  it('appends and lists newest first, by target, in cursor pages', async () => {
+    const ids: string[] = [];
+    for (let n = 1; n <= 5; n += 1) {
+      ids.push(await appendAuditEntry(sql, entry('a', n)));
+      await appendAuditEntry(sql, entry('b', n));
+    }
+    const first = await listAuditEntries(sql, { targetType: 'thing', targetId: 'a', limit: 3 });
+    expect(first.items.map((e) => e.id)).toEqual([ids[4], ids[3], ids[2]]);
+    expect(first.items[0]).toMatchObject({
+      actor: 'mod-1',
+      reason: 'round 5',
+      before: { n: 4, flag: false, gone: null },
+      after: { n: 5, flag: true, gone: null },
+    });
+    expect(first.items[0]!.at).toBeInstanceOf(Date);
+    expect(first.nextCursor).toBe(ids[2]);
+    const second = await listAuditEntries(sql, {
+      targetType: 'thing',
+      targetId: 'a',
+      limit: 3,
+      cursor: first.nextCursor!,
+    });
+    expect(second.items.map((e) => e.id)).toEqual([ids[1], ids[0]]);
+    expect(second.nextCursor).toBeNull();
+    expect((await listAuditEntries(sql, { targetType: 'other' })).items).toEqual([]);
+    expect((await listAuditEntries(sql, { limit: 500 })).items).toHaveLength(10);
+    // An unknown (well-formed) cursor names no row: an empty page.
+    expect((await listAuditEntries(sql, { cursor: '999999' })).items).toEqual([]);
+  });
+
+  it('accepts only positive BIGINT cursors', () => {
+    expect(parseAuditCursor('42')).toBe('42');
+    expect(parseAuditCursor('9223372036854775807')).toBe('9223372036854775807');
+    for (const bad of ['0', '-1', '1.5', 'abc', '', '9223372036854775808', '01'])
+      expect(() => parseAuditCursor(bad)).toThrow(RangeError);
+  });
+
+  it('auditPageFor: the catalogue shape, 400 for a bad cursor or target_id alone', async () => {
+    const schema = z.object({
+      target_type: z.enum(['thing']).optional(),
+      target_id: z.string().optional(),
+      cursor: z.string().optional(),
+      limit: z.coerce.number().default(50),
+    });
+    const list = (q: Parameters<typeof listAuditEntries>[1]) => listAuditEntries(sql, q);
+    const page = await auditPageFor(
+      schema,
+      { target_type: 'thing', target_id: 'b', limit: '2' },
+      list,
+    );
+    expect(page.entries).toHaveLength(2);
+    expect(page.entries[0]).toMatchObject({
+      target_type: 'thing',
+      target_id: 'b',
+      at: expect.stringMatching(/Z$/),
+    });
+    expect(page.next_cursor).toBe(page.entries[1]!.id);
+    for (const query of [{ cursor: 'nope' }, { target_id: 'b' }]) {
+      const refused = auditPageFor(schema, query, list);
+      await expect(refused).rejects.toBeInstanceOf(HttpError);
+      await expect(refused).rejects.toMatchObject({ status: 400 });
+    }
+  });
+
+  it('the table refuses UPDATE, DELETE and TRUNCATE; the service role lacks the privileges', async () => {
+    for (const op of [
+      'UPDATE audit_log SET reason = $1',
+      'DELETE FROM audit_log',
+      'TRUNCATE audit_log',
+    ])
+      await expect(pool.query(op, op.includes('$1') ? ['x'] : [])).rejects.toMatchObject({
+        code: '42501',
+      });
+    const probe = await probeAuditLogRoles(dir, TEST_DATABASE_URL);
+    expect(probe.appended).toBe(true);
+    expect(probe.privileges.service).toMatchObject({ INSERT: true, UPDATE: false, DELETE: false });
+    expect(Object.values(probe.changes).map((c) => c?.code)).toEqual(['42501', '42501', '42501']);
+  });
+});

@@ -1,0 +1,23 @@
+// app-store settings: production refuses development fallbacks (docs/decisions.md §13).
+import { describe, expect, it } from '@jest/globals';
+import { loadConfig } from '@svc/service-kit';
+import { configSchema } from '../src/config.js';
+
+describe('app-store config', () => {
+  it('refuses to start in production without IP_HASH_SECRET, naming it', () => {
+    expect(() => loadConfig(configSchema, { NODE_ENV: 'production' })).toThrow(
+      /IP_HASH_SECRET is missing: required when NODE_ENV=production \(the development fallback is a key written in the source\)/,
+    );
+  });
+
+  it('takes IP_HASH_SECRET in production; development uses the fallback', () => {
+    const env = { NODE_ENV: 'production', IP_HASH_SECRET: 'a-long-random-secret' };
+    expect(loadConfig(configSchema, env).IP_HASH_SECRET).toBe('a-long-random-secret');
+    expect(loadConfig(configSchema, {}).IP_HASH_SECRET).toBeUndefined();
+  });
+
+  it('still refuses the benchmark rate-limit scale in production', () => {
+    const env = { NODE_ENV: 'production', IP_HASH_SECRET: 'x', APP_STORE_RATE_LIMIT_SCALE: '10' };
+    expect(() => loadConfig(configSchema, env)).toThrow(/APP_STORE_RATE_LIMIT_SCALE/);
+  });
+});
