@@ -354,6 +354,26 @@ describe('the moderation pages', () => {
     const again = await api('/api/messages', { method: 'POST', ip: '198.18.61.11', body: { content: 'Still here?' } });
     expect(again.status).toBe(403);
     await expectAccessible(page);
+
+    // Both actions are in the sites' audit log, chosen as the page's source; the mute in the chat's.
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+    await page.getByLabel('Log', { exact: true }).selectOption({ label: 'Sites' });
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await page.waitForURL(/source=sites/);
+    const siteRows = page.locator('[data-testid="audit-log"] tbody tr');
+    await page.locator('[data-testid="audit-log"] tr[data-action="site.hidden"]').waitFor();
+    const sites = await Promise.all((await siteRows.all()).map((r) => r.locator('td').allInnerTexts()));
+    expect(sites.map((cells) => [cells[2], cells[3], cells[4]])).toEqual([
+      ['Site shown again', `Site ${siteId}`, ''],
+      ['Site hidden', `Site ${siteId}`, 'Phishing page'],
+    ]);
+    await expectAccessible(page);
+    await page.goto('/moderation/audit?source=chat&target_type=sender');
+    const muted = page.locator('[data-testid="audit-log"] tr[data-action="sender.muted"]');
+    await muted.waitFor();
+    expect(await muted.locator('td').nth(2).innerText()).toBe('Sender muted');
+    expect(await muted.locator('td').nth(3).innerText()).toMatch(/^Sender ip:/);
     expect(errors).toEqual([]);
     await context.close();
   });
