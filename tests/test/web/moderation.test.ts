@@ -132,9 +132,10 @@ describe('the moderation pages', () => {
     // The server checks a post that skipped the browser's checks: nothing is sent.
     const blank = await postForm(`/developer/apps/${SLUG}`, developer.cookie, DEV_IP, { intent: 'appeal', text: '  ' });
     expect(blank.status).toBe(200);
-    expect(await blank.text()).toContain('Please write your appeal.');
+    // (The page's messages travel in its HTML as root data: look for the rendered element.)
+    expect(await blank.text()).toMatch(/id="appeal-error"[^>]*>Please write your appeal\.</);
     const long = await postForm(`/developer/apps/${SLUG}`, developer.cookie, DEV_IP, { intent: 'appeal', text: 'x'.repeat(1001) });
-    expect(await long.text()).toContain('Your appeal can have at most 1000 characters.');
+    expect(await long.text()).toMatch(/id="appeal-error"[^>]*>Your appeal can have at most 1000 characters\.</);
 
     await page.getByLabel('Your appeal').fill(APPEAL);
     await Promise.all([page.waitForNavigation(), panel.getByRole('button', { name: 'Send appeal' }).click()]);
@@ -144,7 +145,9 @@ describe('the moderation pages', () => {
     expect(await page.getByLabel('Your appeal').count()).toBe(0);
     // Once per block: a second post is refused in words.
     const again = await postForm(`/developer/apps/${SLUG}`, developer.cookie, DEV_IP, { intent: 'appeal', text: 'Please look again' });
-    expect(await again.text()).toContain('You already appealed this block: one appeal per block.');
+    const refused = await again.text();
+    expect(refused).toMatch(/data-testid="appeal-failure"[^>]*>You already appealed this block: one appeal per block\.</);
+    expect(refused).toContain('data-testid="appeal-sent"');
     await page.goto('/developer');
     await page.getByText('Your appeal was sent and awaits a moderator\'s review.').waitFor();
     await context.close();
@@ -261,7 +264,7 @@ describe('the moderation pages', () => {
     });
     expect(blank.status).toBe(200);
     expect(blank.headers.get('content-security-policy')).toMatch(/script-src[^;]*'nonce-/);
-    expect(await blank.text()).toContain('Please fill this in.');
+    expect(await blank.text()).toMatch(/id="block-reason-error"[^>]*>Please fill this in\.</);
     expect(await appStatus()).toBe('approved');
 
     await page.goto(`/moderation/apps/${SLUG}`);

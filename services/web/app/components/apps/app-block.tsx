@@ -35,18 +35,23 @@ export function BlockLine({ block }: { block: AppBlockInfo | null }) {
   );
 }
 
-function AppealForm() {
-  const { t } = useTranslation('apps');
-  const fetcher = useFetcher<AppealActionResult>();
-  // Without JavaScript the form posts the whole page: the answer is the route's action data.
+/** One fetcher for the form and the panel: a refusal outlives the form (409: the appeal is there). */
+const APPEAL_FETCHER = 'developer-appeal';
+
+/** The last appeal post's result: the fetcher's (JavaScript) or the route's (a plain post). */
+function useAppealResult() {
+  const fetcher = useFetcher<AppealActionResult>({ key: APPEAL_FETCHER });
   const routeResult = useActionData<{ intent?: string }>();
   const latest = fetcher.data ?? routeResult;
-  const result = latest?.intent === 'appeal' ? (latest as AppealActionResult) : undefined;
+  return { fetcher, result: latest?.intent === 'appeal' ? (latest as AppealActionResult) : undefined };
+}
+
+function AppealForm() {
+  const { t } = useTranslation('apps');
+  const { fetcher, result } = useAppealResult();
   const [length, setLength] = useState(0);
-  const failed = result && !result.ok ? result : undefined;
-  const fieldError = failed?.problem ? t(`block.${failed.problem}`, { max: APPEAL_MAX }) : undefined;
-  const key = failed?.failure ? appealFailureKey(failed.failure.status, failed.failure.message) : undefined;
-  const failureText = failed?.failure ? (key ? t(key) : describeFailure(failed.failure, t)) : '';
+  const problem = result && !result.ok ? result.problem : undefined;
+  const fieldError = problem ? t(`block.${problem}`, { max: APPEAL_MAX }) : undefined;
   return (
     <fetcher.Form method="post" className="appeal-form" aria-labelledby="appeal-title">
       <h3 id="appeal-title">{t('block.appealTitle')}</h3>
@@ -75,9 +80,6 @@ function AppealForm() {
           </span>
         ) : null}
       </div>
-      <p role="alert" className="error-text">
-        {failureText}
-      </p>
       <button type="submit" disabled={fetcher.state !== 'idle'}>
         {fetcher.state !== 'idle' ? t('ui.loading', { ns: 'common' }) : t('block.appealSubmit')}
       </button>
@@ -88,6 +90,10 @@ function AppealForm() {
 /** Why the app is blocked, and its appeal (sent, or the form while this block has none). */
 export function BlockPanel({ block }: { block: AppBlockInfo }) {
   const { t } = useTranslation('apps');
+  const { result } = useAppealResult();
+  const failure = result && !result.ok ? result.failure : undefined;
+  const key = failure ? appealFailureKey(failure.status, failure.message) : undefined;
+  const failureText = failure ? (key ? t(key) : describeFailure(failure, t)) : '';
   return (
     <section aria-labelledby="block-title" className="card block-panel" data-testid="block-panel">
       <h2 id="block-title">{t('block.title')}</h2>
@@ -101,6 +107,9 @@ export function BlockPanel({ block }: { block: AppBlockInfo }) {
         <dt>{t('block.reason')}</dt>
         <dd className="block-reason">{block.reason_summary.trim() !== '' ? block.reason_summary : t('block.noReason')}</dd>
       </dl>
+      <p role="alert" className="error-text appeal-failure" data-testid="appeal-failure">
+        {failureText}
+      </p>
       {block.appeal ? (
         <div className="appeal-sent" data-testid="appeal-sent">
           <h3>{t('block.appealTitle')}</h3>
