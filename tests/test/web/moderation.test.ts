@@ -417,5 +417,15 @@ describe('the moderation pages', () => {
     expect(await page.locator('html').getAttribute('lang')).toBe('de');
     expect(errors).toEqual([]);
     await context.close();
+    // The author's side in a right-to-left language: the block, the appeal sent, the history.
+    const author = await openPage(browser, sys, { cookie: developer.cookie, clientIp: DEV_IP, locale: 'ar' });
+    await author.page.goto(`/developer/apps/${SLUG}`);
+    await author.page.getByRole('heading', { level: 2, name: 'لماذا حُظر هذا التطبيق' }).waitFor();
+    expect(await author.page.locator('html').getAttribute('dir')).toBe('rtl');
+    expect(await author.page.locator('[data-testid="block-panel"] dd').nth(1).innerText()).toBe('مشرف');
+    await author.page.locator('[data-testid="author-audit"] tbody tr').first().getByText('طُعن فيه').waitFor();
+    await expectAccessible(author.page);
+    expect(author.errors).toEqual([]);
+    await author.context.close();
   });
 });
