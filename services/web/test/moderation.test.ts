@@ -111,6 +111,16 @@ describe('the audit filter', () => {
     expect(of('target_id=%20abc%20')).toEqual({ source: 'apps', targetType: 'app', targetId: 'abc' });
   });
 
+  it('reads the sites and chat logs with their own target types', () => {
+    expect(AUDIT_SOURCES).toEqual(['apps', 'sites', 'chat']);
+    expect(of('source=sites&target_id=s1')).toEqual({ source: 'sites', targetType: 'site', targetId: 's1' });
+    expect(of('source=sites&target_type=app')).toEqual({ source: 'sites' });
+    expect(of('source=chat&target_type=sender&target_id=user:u1')).toEqual({ source: 'chat', targetType: 'sender', targetId: 'user:u1' });
+    // Two target types: an id alone says nothing about which, so it is dropped.
+    expect(of('source=chat&target_id=m1')).toEqual({ source: 'chat' });
+    expect(auditHref({ source: 'chat', targetType: 'message', targetId: 'm1' })).toBe('/moderation/audit?source=chat&target_type=message&target_id=m1');
+  });
+
   it('drops what the API would refuse (an over-long id or cursor)', () => {
     expect(of(`target_type=app&target_id=${'x'.repeat(201)}&cursor=${'c'.repeat(41)}`)).toEqual({ source: 'apps', targetType: 'app' });
   });

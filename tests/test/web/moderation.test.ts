@@ -1,6 +1,10 @@
-// The moderation pages in a real browser: the report queue shows an app five readers blocked,
-// a moderator restores it through its page (the API says approved again) and finds the entry
-// in the audit log; blocking works as a plain form post without JavaScript; a site is hidden
+// The moderation pages in a real browser: the author of an app five readers blocked sees why on
+// the developer page and appeals with a plain form post (JavaScript off); the report queue
+// shows the app with the appeal, its page the appeal beside the reports; a moderator restores
+// it through its page (the API says approved again) and finds the entry in the audit log, and
+// the author's page shows it published with the history (block, appeal, restore, actors as
+// roles); blocking works as a plain form post without JavaScript, and the author appeals that
+// block with JavaScript (the queue lists it for the appeal alone); a site is hidden
 // and shown again, a chat sender muted, by id. Readers who are not moderators get the HTML 403
 // page and no header link; readers without a session go to the login page. The pages are
 // checked by axe-core, and every browser's console must stay clean (CSP violations land there).
@@ -21,6 +25,28 @@ let sys: WebSystem;
 let browser: Browser;
 let moderator: { cookie: string };
 let member: { cookie: string };
+let developer: { cookie: string };
+const APPEAL = 'Five accounts made in one second reported my app. It is a puzzle game, not spam.';
+
+/** A browser context without JavaScript, logged in with `cookie`: forms post the whole page. */
+async function noScriptPage(cookie: string, ip: string) {
+  const context = await browser.newContext({ baseURL: sys.baseUrl, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
+  const eq = cookie.indexOf('=');
+  await context.addCookies([{ name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: sys.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  return { context, page };
+}
+
+/** A form post as a browser without JavaScript sends it (the page's answer as HTML). */
+function postForm(path: string, cookie: string, ip: string, fields: Record<string, string>) {
+  return fetch(`${sys.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { cookie, 'x-forwarded-for': ip, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  });
+}
 
 async function api<T = unknown>(path: string, init: { method?: string; cookie?: string; ip?: string; body?: unknown } = {}) {
   const res = await fetch(`${sys.baseUrl}${path}`, {
@@ -50,7 +76,7 @@ beforeAll(async () => {
   ]);
   moderator = await apiLogin(sys, MODERATOR, MOD_IP);
   member = await apiLogin(sys, 'member@moderation.test', '198.18.60.30');
-  const developer = await apiLogin(sys, 'dev@moderation.test', DEV_IP);
+  developer = await apiLogin(sys, 'dev@moderation.test', DEV_IP);
   const submitted = await api('/api/v1/apps', {
     method: 'POST',
     cookie: developer.cookie,
@@ -86,6 +112,47 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the moderation pages', () => {
+  it('shows the author why the app is blocked; the author appeals with a plain form post', async () => {
+    const { context, page } = await noScriptPage(developer.cookie, DEV_IP);
+    await page.goto('/developer');
+    await page.getByText('You can appeal the block on the app\'s page.').waitFor();
+    await page.getByRole('link', { name: 'Brigaded App' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Manage Brigaded App' }).waitFor();
+    const panel = page.locator('[data-testid="block-panel"]');
+    await panel.getByRole('heading', { name: 'Why this app is blocked' }).waitFor();
+    const facts = await panel.locator('dd').allInnerTexts();
+    expect(facts[0]).toMatch(/UTC$/);
+    expect(facts[1]).toBe('Reports from the community (reporters are never named)');
+    expect(facts[2]).toBe('5 reports: 3 spam, 2 malware');
+    expect(await panel.innerText()).not.toContain('reporter-');
+    // The counter is in the server's HTML (it counts as one types once scripts run).
+    await panel.getByText('0 of 1000 characters').waitFor();
+    expect(await page.getByLabel('Your appeal').getAttribute('maxlength')).toBe('1000');
+
+    // The server checks a post that skipped the browser's checks: nothing is sent.
+    const blank = await postForm(`/developer/apps/${SLUG}`, developer.cookie, DEV_IP, { intent: 'appeal', text: '  ' });
+    expect(blank.status).toBe(200);
+    // (The page's messages travel in its HTML as root data: look for the rendered element.)
+    expect(await blank.text()).toMatch(/id="appeal-error"[^>]*>Please write your appeal\.</);
+    const long = await postForm(`/developer/apps/${SLUG}`, developer.cookie, DEV_IP, { intent: 'appeal', text: 'x'.repeat(1001) });
+    expect(await long.text()).toMatch(/id="appeal-error"[^>]*>Your appeal can have at most 1000 characters\.</);
+
+    await page.getByLabel('Your appeal').fill(APPEAL);
+    await Promise.all([page.waitForNavigation(), panel.getByRole('button', { name: 'Send appeal' }).click()]);
+    const sent = page.locator('[data-testid="appeal-sent"]');
+    await sent.getByText(/^Appeal sent: .+ UTC\. A moderator will review it\.$/).waitFor();
+    expect(await sent.locator('blockquote').innerText()).toBe(APPEAL);
+    expect(await page.getByLabel('Your appeal').count()).toBe(0);
+    // Once per block: a second post is refused in words.
+    const again = await postForm(`/developer/apps/${SLUG}`, developer.cookie, DEV_IP, { intent: 'appeal', text: 'Please look again' });
+    const refused = await again.text();
+    expect(refused).toMatch(/data-testid="appeal-failure"[^>]*>You already appealed this block: one appeal per block\.</);
+    expect(refused).toContain('data-testid="appeal-sent"');
+    await page.goto('/developer');
+    await page.getByText('Your appeal was sent and awaits a moderator\'s review.').waitFor();
+    await context.close();
+  });
+
   it('shows the blocked app in the queue; the moderator restores it and finds the audit entry', async () => {
     expect(await appStatus()).toBe('blocked');
     const { page, errors, context } = await openPage(browser, sys, { cookie: moderator.cookie, clientIp: MOD_IP });
@@ -105,6 +172,9 @@ describe('the moderation pages', () => {
     expect(cells[3]).toContain('Spam ×3');
     expect(cells[3]).toContain('Malware ×2');
     expect(cells[4]).toMatch(/UTC$/);
+    expect(cells[5]).toContain('Appealed');
+    expect(cells[5]).toContain(APPEAL.slice(0, 40));
+    expect(cells[5]).toMatch(/UTC/);
     await expectAccessible(page);
     await screenshot(page, 'moderation');
 
@@ -115,6 +185,12 @@ describe('the moderation pages', () => {
     expect(await history.count()).toBe(5);
     expect(await page.locator('[data-testid="report-history"]').innerText()).toContain('Reporter 1 says no');
     await page.getByText('Open reports: 5').waitFor();
+    // The author's appeal beside the reports, open while the app stays blocked.
+    const appeals = page.locator('[data-testid="appeal-history"] li');
+    expect(await appeals.count()).toBe(1);
+    expect(await appeals.first().innerText()).toContain('Open appeal');
+    expect(await appeals.first().locator('blockquote').innerText()).toBe(APPEAL);
+    await page.getByText('The author appealed this block.', { exact: false }).waitFor();
     // A blocked app can be restored (not blocked again) or its reports dismissed.
     expect(await page.getByRole('button', { name: 'Block' }).count()).toBe(0);
     await expectAccessible(page);
@@ -127,6 +203,8 @@ describe('the moderation pages', () => {
     await page.locator('.app-status-line .status-badge', { hasText: 'Published' }).waitFor();
     await page.getByRole('button', { name: 'Block' }).waitFor();
     await page.getByText('Open reports: 0').waitFor();
+    // The restore closed the appeal.
+    await page.locator('[data-testid="appeal-history"] li', { hasText: 'Closed appeal' }).waitFor();
     expect(await appStatus()).toBe('approved');
     expect((await api(`/api/v1/apps/${SLUG}`, { ip: '198.18.60.99' })).status).toBe(200);
 
@@ -146,9 +224,29 @@ describe('the moderation pages', () => {
     // Filtering by the target (its link) keeps the app's two entries.
     await entries.first().locator('td').nth(3).getByRole('link').click();
     await page.waitForURL(/target_type=app&target_id=/);
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="audit-log"] tbody tr').length === 2);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="audit-log"] tbody tr').length === 3);
+    expect(await page.locator('[data-testid="audit-log"] tr[data-action="app.appealed"] td').nth(2).innerText()).toBe('Block appealed by the author');
     expect(errors).toEqual([]);
     await context.close();
+
+    // The author's page: published again, no block, and the history with actors as roles.
+    const author = await openPage(browser, sys, { cookie: developer.cookie, clientIp: DEV_IP });
+    author.page.setDefaultTimeout(20_000);
+    await author.page.goto(`/developer/apps/${SLUG}`);
+    await author.page.getByRole('heading', { level: 1, name: 'Manage Brigaded App' }).waitFor();
+    await author.page.getByRole('link', { name: 'View its public page' }).waitFor();
+    expect(await author.page.locator('[data-testid="block-panel"]').count()).toBe(0);
+    const rows = author.page.locator('[data-testid="author-audit"] tbody tr');
+    const authorHistory = await Promise.all((await rows.all()).map((r) => r.locator('td').allInnerTexts()));
+    expect(authorHistory.map((cells) => cells.slice(1))).toEqual([
+      ['A moderator', 'Restored', 'Brigading by five fresh accounts'],
+      ['You', 'Appealed', APPEAL],
+      ['Automatic (reports)', 'Blocked', '5 reports: 3 spam, 2 malware'],
+    ]);
+    expect(await author.page.locator('[data-testid="author-audit"]').innerText()).not.toContain('mod@');
+    await expectAccessible(author.page);
+    expect(author.errors).toEqual([]);
+    await author.context.close();
   });
 
   it('blocks an app with a plain form post when JavaScript is off', async () => {
@@ -166,7 +264,7 @@ describe('the moderation pages', () => {
     });
     expect(blank.status).toBe(200);
     expect(blank.headers.get('content-security-policy')).toMatch(/script-src[^;]*'nonce-/);
-    expect(await blank.text()).toContain('Please fill this in.');
+    expect(await blank.text()).toMatch(/id="block-reason-error"[^>]*>Please fill this in\.</);
     expect(await appStatus()).toBe('approved');
 
     await page.goto(`/moderation/apps/${SLUG}`);
@@ -182,6 +280,46 @@ describe('the moderation pages', () => {
     expect(audit.body.entries[0]).toMatchObject({ action: 'app.blocked', reason: 'Malware confirmed by hand' });
     expect(audit.body.entries[0]!.actor).not.toBe('system');
     await context.close();
+  });
+
+  it('lets the author appeal a block by hand with JavaScript; the queue lists it for the appeal alone', async () => {
+    const { page, errors, context } = await openPage(browser, sys, { cookie: developer.cookie, clientIp: DEV_IP });
+    page.setDefaultTimeout(20_000);
+    await page.goto(`/developer/apps/${SLUG}`);
+    const panel = page.locator('[data-testid="block-panel"]');
+    const facts = await panel.locator('dd').allInnerTexts();
+    expect(facts.slice(1)).toEqual(['A moderator', 'Malware confirmed by hand']);
+    await expectAccessible(page);
+    const text = 'I removed the script that looked like malware.';
+    await page.getByLabel('Your appeal').pressSequentially(text);
+    await panel.getByText(`${text.length} of 1000 characters`).waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'developer-blocked');
+    await panel.getByRole('button', { name: 'Send appeal' }).click();
+    // The fetcher posts and the page revalidates in place: the form gives way to the appeal.
+    await page.locator('[data-testid="appeal-sent"] blockquote', { hasText: text }).waitFor();
+    expect(page.url()).toMatch(new RegExp(`/developer/apps/${SLUG}$`));
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // No open report (the restore resolved them) but an open appeal: listed, without a latest report.
+    const mod = await openPage(browser, sys, { cookie: moderator.cookie, clientIp: MOD_IP });
+    mod.page.setDefaultTimeout(20_000);
+    await mod.page.goto('/moderation');
+    const row = mod.page.locator(`[data-testid="report-queue"] tr[data-slug="${SLUG}"]`);
+    const cells = await row.locator('td').allInnerTexts();
+    expect(cells[2]).toBe('0');
+    expect(cells[4]).toBe('No open reports');
+    expect(cells[5]).toContain(text);
+    await row.getByRole('link', { name: 'Brigaded App' }).click();
+    const appeals = mod.page.locator('[data-testid="appeal-history"] li');
+    await appeals.first().waitFor();
+    expect(await appeals.count()).toBe(2);
+    expect(await appeals.first().innerText()).toContain('Open appeal');
+    expect(await appeals.nth(1).innerText()).toContain('Closed appeal');
+    expect(mod.errors).toEqual([]);
+    await mod.context.close();
   });
 
   it('hides a site and shows it again, and mutes a chat sender, by id', async () => {
@@ -219,6 +357,26 @@ describe('the moderation pages', () => {
     const again = await api('/api/messages', { method: 'POST', ip: '198.18.61.11', body: { content: 'Still here?' } });
     expect(again.status).toBe(403);
     await expectAccessible(page);
+
+    // Both actions are in the sites' audit log, chosen as the page's source; the mute in the chat's.
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+    await page.getByLabel('Log', { exact: true }).selectOption({ label: 'Sites' });
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await page.waitForURL(/source=sites/);
+    const siteRows = page.locator('[data-testid="audit-log"] tbody tr');
+    await page.locator('[data-testid="audit-log"] tr[data-action="site.hidden"]').waitFor();
+    const sites = await Promise.all((await siteRows.all()).map((r) => r.locator('td').allInnerTexts()));
+    expect(sites.map((cells) => [cells[2], cells[3], cells[4]])).toEqual([
+      ['Site shown again', `Site ${siteId}`, ''],
+      ['Site hidden', `Site ${siteId}`, 'Phishing page'],
+    ]);
+    await expectAccessible(page);
+    await page.goto('/moderation/audit?source=chat&target_type=sender');
+    const muted = page.locator('[data-testid="audit-log"] tr[data-action="sender.muted"]');
+    await muted.waitFor();
+    expect(await muted.locator('td').nth(2).innerText()).toBe('Sender muted');
+    expect(await muted.locator('td').nth(3).innerText()).toMatch(/^Sender ip:/);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -259,5 +417,15 @@ describe('the moderation pages', () => {
     expect(await page.locator('html').getAttribute('lang')).toBe('de');
     expect(errors).toEqual([]);
     await context.close();
+    // The author's side in a right-to-left language: the block, the appeal sent, the history.
+    const author = await openPage(browser, sys, { cookie: developer.cookie, clientIp: DEV_IP, locale: 'ar' });
+    await author.page.goto(`/developer/apps/${SLUG}`);
+    await author.page.getByRole('heading', { level: 2, name: 'لماذا حُظر هذا التطبيق' }).waitFor();
+    expect(await author.page.locator('html').getAttribute('dir')).toBe('rtl');
+    expect(await author.page.locator('[data-testid="block-panel"] dd').nth(1).innerText()).toBe('مشرف');
+    await author.page.locator('[data-testid="author-audit"] tbody tr').first().getByText('طُعن فيه').waitFor();
+    await expectAccessible(author.page);
+    expect(author.errors).toEqual([]);
+    await author.context.close();
   });
 });

@@ -1,14 +1,18 @@
 // One of the developer's own apps: edit the updatable fields (UpdateAppBody, checked in the
 // browser first) with a live icon preview, and manage its API keys (a new key is shown once;
-// the list shows prefixes only). Not the reader's app, or unknown: the HTML 404 page.
+// the list shows prefixes only). A blocked app shows when and why, and its appeal (the form
+// while the block has none); every app shows its moderation history (the author's view of
+// the audit log, `?history=` pages it). Not the reader's app, or unknown: the HTML 404 page.
 import { ApiError } from '@svc/client';
-import { UpdateAppBody, type ApiKeyListItem, type App, type CreateApiKeyResponse } from '@svc/types';
+import { UpdateAppBody, type ApiKeyListItem, type App, type AuthorAuditEntry, type CreateApiKeyResponse, type MyApp } from '@svc/types';
 import { APP_CATEGORIES } from '@svc/types/constants';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useActionData, useFetcher } from 'react-router';
 import type { Route } from './+types/developer-app';
 import { AppIcon } from '../../components/apps/app-icon';
+import { AuthorHistory, BlockPanel, type AppealActionResult } from '../../components/apps/app-block';
+import { parseAppeal } from '../../components/apps/appeal';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
 import { Field } from '../../components/apps/field';
 import { appsText, loginHref, pageMeta } from '../../components/apps/meta';
@@ -29,7 +33,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const here = `/developer/apps/${encodeURIComponent(params.slug)}`;
   if (!hasSession(request)) throw redirect(loginHref(here), 302);
   const api = serverApi(request, context);
-  let app: App | undefined;
+  let app: MyApp | undefined;
   try {
     app = (await api.me.apps()).apps.find((a) => a.slug === params.slug);
   } catch (err) {
@@ -44,8 +48,30 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 403)) throw data(null, { status: 404 });
     throw err;
   }
-  const created = new URL(request.url).searchParams.get('created') === '1';
-  return { app, keys, created };
+  const url = new URL(request.url);
+  const created = url.searchParams.get('created') === '1';
+  const { entries, older } = await readHistory(api, app.slug, url);
+  return { app, keys, created, history: entries, olderHistory: older };
+}
+
+const HISTORY_PAGE = 20;
+
+/** One page of the app's moderation history; null when it cannot be read (the rest still shows). */
+async function readHistory(
+  api: ReturnType<typeof serverApi>,
+  slug: string,
+  url: URL,
+): Promise<{ entries: AuthorAuditEntry[] | null; older: string | null }> {
+  const raw = url.searchParams.get('history') ?? '';
+  const cursor = raw !== '' && raw.length <= 40 ? raw : undefined;
+  try {
+    const page = await api.me.appAudit(slug, { limit: HISTORY_PAGE, ...(cursor ? { cursor } : {}) });
+    const older = page.next_cursor ? `${url.pathname}?history=${encodeURIComponent(page.next_cursor)}#history-title` : null;
+    return { entries: page.entries, older };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400 && cursor) return readHistory(api, slug, new URL(url.pathname, url));
+    return { entries: null, older: null };
+  }
 }
 
 const TEXT_FIELDS = ['name', 'description', 'category'] as const;
@@ -77,7 +103,8 @@ export type ManageActionResult =
   | { intent: 'update'; ok: false; invalid?: string[]; failure?: Failure }
   | { intent: 'create-key'; ok: true; key: CreateApiKeyResponse }
   | { intent: 'revoke'; ok: true; id: string }
-  | { intent: 'create-key' | 'revoke'; ok: false; failure: Failure };
+  | { intent: 'create-key' | 'revoke'; ok: false; failure: Failure }
+  | AppealActionResult;
 
 export async function action({ request, context, params }: Route.ActionArgs): Promise<ManageActionResult> {
   const form = await request.formData();
@@ -93,6 +120,17 @@ export async function action({ request, context, params }: Route.ActionArgs): Pr
       return { intent: 'update', ok: true };
     } catch (err) {
       return { intent: 'update', ok: false, failure: failureOf(err) };
+    }
+  }
+  if (intent === 'appeal') {
+    // Checked against the contract first: a post without JavaScript gets the same words.
+    const parsed = parseAppeal(form);
+    if (!parsed.ok) return { intent: 'appeal', ok: false, problem: parsed.problem };
+    try {
+      await api.me.appeal(params.slug, parsed.text);
+      return { intent: 'appeal', ok: true };
+    } catch (err) {
+      return { intent: 'appeal', ok: false, failure: failureOf(err) };
     }
   }
   if (intent === 'create-key') {
@@ -328,7 +366,7 @@ function Keys({ keys }: { keys: ApiKeyListItem[] }) {
 
 export default function DeveloperAppPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('apps');
-  const { app, keys, created } = loaderData;
+  const { app, keys, created, history, olderHistory } = loaderData;
   const blocked = app.status === 'blocked';
   return (
     <div className="developer-app-page">
@@ -344,7 +382,7 @@ export default function DeveloperAppPage({ loaderData }: Route.ComponentProps) {
       <p>
         <span className={`status-badge status-${app.status}`}>{t(`developer.status.${app.status}`)}</span>{' '}
         {blocked ? (
-          <span className="hint">{t('developer.blockedHint')}</span>
+          <span className="hint">{t(app.block?.by === 'moderator' ? 'developer.blockedByModerator' : 'developer.blockedHint')}</span>
         ) : (
           <a href={`/apps/${encodeURIComponent(app.slug)}`}>{t('manage.viewPublic')}</a>
         )}
@@ -352,8 +390,10 @@ export default function DeveloperAppPage({ loaderData }: Route.ComponentProps) {
       <p className="hint">
         <code>{app.slug}</code> · <span className="app-url">{app.url}</span>
       </p>
+      {app.block ? <BlockPanel block={app.block} /> : null}
       <EditForm key={app.id} app={app} />
       <Keys keys={keys} />
+      <AuthorHistory entries={history} older={olderHistory} />
     </div>
   );
 }

@@ -3,13 +3,14 @@
 // @svc/types) before anything is sent; the action checks it again (no JavaScript, or a
 // tampered request) and then the API has the last word.
 import { ApiError } from '@svc/client';
-import { SubmitAppBody, type App } from '@svc/types';
+import { SubmitAppBody, type MyApp } from '@svc/types';
 import { APP_CATEGORIES, APP_OPEN_MODES, APP_TYPES } from '@svc/types/constants';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/developer';
 import { AppIcon } from '../../components/apps/app-icon';
+import { BlockLine } from '../../components/apps/app-block';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
 import { Field } from '../../components/apps/field';
 import { appsText, loginHref, pageMeta } from '../../components/apps/meta';
@@ -67,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Su
   }
 }
 
-function AppRow({ app }: { app: App }) {
+function AppRow({ app }: { app: MyApp }) {
   const { t } = useTranslation('apps');
   const blocked = app.status === 'blocked';
   return (
@@ -82,7 +83,7 @@ function AppRow({ app }: { app: App }) {
         </p>
         <p>
           <span className={`status-badge status-${app.status}`}>{t(`developer.status.${app.status}`)}</span>
-          {blocked ? <span className="hint"> {t('developer.blockedHint')}</span> : null}
+          {blocked ? <BlockLine block={app.block} /> : null}
         </p>
       </div>
     </li>

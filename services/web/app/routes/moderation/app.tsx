@@ -1,9 +1,9 @@
 // /moderation/apps/{slug}: one app's reports, open and resolved (by opaque id, never the
-// reporter), and what a moderator can do about them: restore a blocked app or block it by
+// reporter), its author's appeals (text, time, open until a restore closes them), and what a moderator can do about them: restore a blocked app or block it by
 // hand (a reason is required and kept in the audit log), or dismiss the open reports.
 // Each form is a plain POST to this route's action — it works without JavaScript — and,
 // with it, a fetcher that revalidates the page in place.
-import type { AppReportEntry } from '@svc/types';
+import type { AppAppealEntry, AppReportEntry } from '@svc/types';
 import { useTranslation } from 'react-i18next';
 import { Link, useActionData, useFetcher } from 'react-router';
 import type { Route } from './+types/app';
@@ -123,9 +123,33 @@ function Reports({ reports }: { reports: AppReportEntry[] }) {
   );
 }
 
+function Appeals({ appeals }: { appeals: AppAppealEntry[] }) {
+  const { t } = useTranslation('moderation');
+  if (appeals.length === 0) return <p className="moderation-empty">{t('app.noAppeals')}</p>;
+  return (
+    <ul className="appeal-list" data-testid="appeal-history">
+      {appeals.map((a) => (
+        <li key={a.id} className={`card appeal${a.open ? ' is-open' : ' is-resolved'}`}>
+          <p className="appeal-meta">
+            <strong>{a.open ? t('app.appealOpen') : t('app.appealClosed')}</strong> · {t('app.appealed')} <When iso={a.created_at} />
+            {a.closed_at ? (
+              <>
+                {' '}
+                · {t('app.appealClosedAt')} <When iso={a.closed_at} />
+              </>
+            ) : null}
+          </p>
+          <blockquote className="appeal-text">{a.text}</blockquote>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default function ModerationAppPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('moderation');
-  const { app, reports, reasonMax } = loaderData;
+  const { app, reports, appeals, reasonMax } = loaderData;
+  const openAppeal = appeals.some((a) => a.open);
   const { result } = useDecisionResult();
   const open = reports.filter((r) => r.open).length;
   const decisions: Decision[] = [app.status === 'blocked' ? 'restore' : 'block'];
@@ -147,6 +171,11 @@ export default function ModerationAppPage({ loaderData }: Route.ComponentProps) 
         ) : null}
       </p>
       <p className="hint">{t('app.openCount', { open })}</p>
+      {openAppeal ? (
+        <p className="appeal-marker-line">
+          <span className="appeal-marker">{t('queue.appealed')}</span> {t('app.appealPending')}
+        </p>
+      ) : null}
       <section aria-labelledby="decide-title">
         <h2 id="decide-title">{t('app.decideTitle')}</h2>
         <Outcome result={result} intents={APP_ACTIONS} />
@@ -159,6 +188,10 @@ export default function ModerationAppPage({ loaderData }: Route.ComponentProps) 
       <section aria-labelledby="reports-title">
         <h2 id="reports-title">{t('app.reportsTitle')}</h2>
         <Reports reports={reports} />
+      </section>
+      <section aria-labelledby="appeals-title">
+        <h2 id="appeals-title">{t('app.appealsTitle')}</h2>
+        <Appeals appeals={appeals} />
       </section>
     </div>
   );

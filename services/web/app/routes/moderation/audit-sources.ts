@@ -1,15 +1,18 @@
 // Where audit entries come from. Each service that moderates keeps its own append-only log
-// (the app store's today; those of sites and chat are being added), so the audit page reads
-// one source at a time, chosen by `?source=`. Adding a source is: its name and target types
+// (the app store's, the sites', the chat's), so the audit page reads one source at a time,
+// chosen by `?source=`. Adding a source is: its name and target types
 // here, its reader in moderation.server.ts (`AUDIT_READERS`), its label in the `moderation`
 // messages (`audit.sources.<name>`). Pure: the loader, the page and the unit tests share it.
 
-export const AUDIT_SOURCES = ['apps'] as const;
+export const AUDIT_SOURCES = ['apps', 'sites', 'chat'] as const;
 export type AuditSource = (typeof AUDIT_SOURCES)[number];
 
 /** The target types each source's log knows (its `target_type` filter). */
 export const AUDIT_TARGET_TYPES: Record<AuditSource, readonly string[]> = {
   apps: ['app'],
+  sites: ['site'],
+  // a sender is `user:<user id>` or `ip:<keyed address hash>` (never a raw address)
+  chat: ['message', 'sender'],
 };
 
 /** Entries per page (the API allows up to 100). */

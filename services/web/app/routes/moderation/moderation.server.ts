@@ -3,7 +3,7 @@
 // moderator endpoints, and reading an audit source. The services check the role again on
 // every call: the page hides nothing the API would allow.
 import { ApiError, type SvcClient } from '@svc/client';
-import type { AuditPageResponse, AuditQuery } from '@svc/types';
+import type { AuditPageResponse, AuditQuery, ChatAuditQuery, SiteAuditQuery } from '@svc/types';
 import { data, redirect, type RouterContextProvider } from 'react-router';
 import { failureOf, type Failure } from '../../components/apps/errors';
 import { hasSession, serverApi } from '../../lib/api.server';
@@ -112,6 +112,8 @@ export interface AuditRead {
 /** How each audit source is read (every source answers with the same page shape). */
 const AUDIT_READERS: Record<AuditSource, (api: SvcClient, query: AuditRead) => Promise<AuditPageResponse>> = {
   apps: (api, query) => api.appModeration.audit({ ...query, target_type: query.target_type as AuditQuery['target_type'] }),
+  sites: (api, query) => api.moderation.siteAudit({ ...query, target_type: query.target_type as SiteAuditQuery['target_type'] }),
+  chat: (api, query) => api.moderation.chatAudit({ ...query, target_type: query.target_type as ChatAuditQuery['target_type'] }),
 };
 
 export function readAudit(api: SvcClient, source: AuditSource, query: AuditRead): Promise<AuditPageResponse> {

@@ -1,6 +1,7 @@
-// /moderation: the report queue — apps with open reports, newest report first, paged
-// (`?offset=`): name and slug (to the app's reports), status, distinct open reporters, the
-// reasons counted, the latest report. Reporters are never named (the API does not know them
+// /moderation: the report queue — apps with open reports and blocked apps whose author
+// appealed, newest report or appeal first, paged (`?offset=`): name and slug (to the app's
+// reports), status, distinct open reporters, the reasons counted, the latest report, the
+// open appeal (marker, excerpt, time). Reporters are never named (the API does not know them
 // to the page either).
 import type { ModerationQueueItem } from '@svc/types';
 import { useTranslation } from 'react-i18next';
@@ -51,6 +52,25 @@ function Reasons({ item }: { item: ModerationQueueItem }) {
   );
 }
 
+/** Longest excerpt of an appeal in the queue (the app's page shows the whole text). */
+const EXCERPT_MAX = 140;
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= EXCERPT_MAX ? flat : `${flat.slice(0, EXCERPT_MAX - 1).trimEnd()}…`;
+}
+
+function AppealCell({ item }: { item: ModerationQueueItem }) {
+  const { t } = useTranslation('moderation');
+  if (!item.appeal) return <span className="hint">—</span>;
+  return (
+    <div className="queue-appeal">
+      <span className="appeal-marker">{t('queue.appealed')}</span> <When iso={item.appeal.created_at} />
+      <q className="appeal-excerpt">{excerpt(item.appeal.text)}</q>
+    </div>
+  );
+}
+
 export default function QueuePage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('moderation');
   const lang = useRootData()?.lang ?? 'en';
@@ -76,6 +96,7 @@ export default function QueuePage({ loaderData }: Route.ComponentProps) {
                 <th scope="col">{t('queue.reporters')}</th>
                 <th scope="col">{t('queue.reasons')}</th>
                 <th scope="col">{t('queue.latest')}</th>
+                <th scope="col">{t('queue.appeal')}</th>
               </tr>
             </thead>
             <tbody>
@@ -93,8 +114,9 @@ export default function QueuePage({ loaderData }: Route.ComponentProps) {
                   <td>
                     <Reasons item={item} />
                   </td>
+                  <td>{item.latest_report_at ? <When iso={item.latest_report_at} /> : <span className="hint">{t('queue.noReports')}</span>}</td>
                   <td>
-                    <When iso={item.latest_report_at} />
+                    <AppealCell item={item} />
                   </td>
                 </tr>
               ))}
