@@ -21,7 +21,7 @@ export function accessLog(logger: Logger): RequestHandler {
           url: req.originalUrl,
           status,
           ms: Math.round((performance.now() - started) * 10) / 10,
-          // No client address, raw or hashed (docs/decisions.md §10): logs are kept and
+          // No client address, raw or hashed (docs/decisions.md §13): logs are kept and
           // shipped far more widely than the data stores; reqId ties a line to a request.
         },
         'request',

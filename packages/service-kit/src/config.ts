@@ -51,7 +51,7 @@ export const settings = {
 };
 
 /**
- * Production refuses development fallbacks (docs/decisions.md §10): a superRefine that
+ * Production refuses development fallbacks (docs/decisions.md §13): a superRefine that
  * names every listed setting left unset when NODE_ENV=production, with what the fallback
  * would have done (`IP_HASH_SECRET is missing: required when NODE_ENV=production (...)`).
  */

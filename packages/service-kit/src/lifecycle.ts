@@ -30,7 +30,7 @@ export interface StartOptions {
   host?: string;
   logger: Logger;
   /**
-   * The private operations listener (docs/decisions.md §10) beside the public one: same
+   * The private operations listener (docs/decisions.md §13) beside the public one: same
    * lifecycle, closed once in-flight public requests are done. Its host defaults to `host`.
    */
   ops?: { port: number; handler: RequestListener; host?: string };
