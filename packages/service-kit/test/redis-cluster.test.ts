@@ -203,4 +203,29 @@ describe('on a Redis Cluster', () => {
     }
     expect(status).toBe(200);
   });
+
+  it('answers 503 while a master is frozen (SIGSTOP: connected, silent) and recovers when it resumes', async () => {
+    const app = sessionApp();
+    const a = signSessionToken(someone(), keys.privateKey);
+    const victim = await cluster.nodeOf(revocationKey(prefix, a.claims.jti));
+    expect((await request(app).get('/me').set('Cookie', cookie(a.token))).status).toBe(200);
+    await cluster.stopNode(victim, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      const frozen = await request(app).get('/me').set('Cookie', cookie(a.token));
+      expect(frozen.status).toBe(503);
+      // commandTimeout (2 s) bounds the wait, with room for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await cluster.resumeNode(victim);
+    }
+    await cluster.waitForState('ok');
+    const deadline = Date.now() + 30_000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) {
+      status = (await request(app).get('/me').set('Cookie', cookie(a.token))).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe(200);
+  });
 });
