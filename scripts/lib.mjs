@@ -58,7 +58,17 @@ const DEPENDENCIES = [
   },
   {
     name: 'Redis',
-    url: () => new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'),
+    // A cluster or sentinel URL (redis+cluster://h:p,h:p) lists several nodes: probe the first
+    // (a sentinel's default port is 26379); only a plain redis:// one is started here.
+    url: () => {
+      const raw = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+      const multi = /^rediss?\+(cluster|sentinel):\/\/(?:[^@/]*@)?([^,/?#]+)/.exec(raw);
+      if (!multi) return new URL(raw);
+      const first = new URL(`redis://${multi[2]}`);
+      if (!first.port && multi[1] === 'sentinel') first.port = '26379';
+      first.multiNode = true;
+      return first;
+    },
     defaultPort: 6379,
     start: () =>
       hasCommand('redis-server') &&
@@ -81,7 +91,7 @@ export async function ensureDependencies() {
     const port = Number(url.port || dep.defaultPort);
     const host = url.hostname || '127.0.0.1';
     if (await canConnect(port, host)) continue;
-    const local = ['127.0.0.1', 'localhost', '::1'].includes(host);
+    const local = ['127.0.0.1', 'localhost', '::1'].includes(host) && !url.multiNode;
     if (local) {
       log(`${dep.name} is not running on ${host}:${port}; trying to start it`);
       if (dep.start()) {

@@ -867,7 +867,7 @@ describe('sites', () => {
     expect(png.headers.get('content-type')).toBe('image/png');
     imageProvider.setUp(true);
     // A failed refresh is retried after 5 minutes; drop that mark instead of waiting.
-    await clearRedisPrefix(`${redisPrefix}sites:daily-bg:failed`);
+    await clearRedisPrefix(`${redisPrefix}sites:{daily-bg}:failed`);
     const bg = await call('/api/daily-bg');
     expect(bg.body).toMatchObject({ title: 'Hills', copyright: 'Contract © Test' });
     const jpeg = await call('/api/daily-bg/image');

@@ -1,6 +1,7 @@
 // Settings come from the environment, validated with zod at start: a missing or bad
 // setting stops the process with a message that names it.
 import { z } from 'zod';
+import { isRedisUrl } from './redis.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -77,7 +78,11 @@ export const baseConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: settings.url('postgresql://postgres@127.0.0.1:5432/svc'),
-  REDIS_URL: settings.url('redis://127.0.0.1:6379'),
+  /** One node, `redis+cluster://h:p,h:p` or `redis+sentinel://h:p,h:p/<name>` (parseRedisUrl). */
+  REDIS_URL: z
+    .string()
+    .default('redis://127.0.0.1:6379')
+    .refine(isRedisUrl, 'must be redis://, rediss://, redis+cluster://h:p,h:p or redis+sentinel://h:p,h:p/<master name>'),
   /** Prefix of every Redis key, queue and channel: lets tests and tenants share one Redis. */
   REDIS_PREFIX: z.string().default(''),
   /**

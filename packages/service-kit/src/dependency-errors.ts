@@ -26,6 +26,11 @@ const MESSAGE_PATTERNS = [
   /enableOfflineQueue/i, // ioredis with the offline queue off
   /Reached the max retries per request/i, // ioredis MaxRetriesPerRequestError
   /Redis is not ready|not ready to accept/i,
+  // Redis Cluster (ioredis Cluster): a master down or the cluster not serving a slot.
+  /Too many Cluster redirections/i,
+  /^CLUSTERDOWN/,
+  /Cluster isn't ready/i,
+  /Failed to refresh slots cache/i,
   /Connection terminated/i, // pg
   /terminating connection due to administrator command/i, // PostgreSQL shutting down
   /the database system is (shutting down|starting up|in recovery mode)/i,
@@ -58,7 +63,7 @@ export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
     meta?: { driverAdapterError?: unknown };
   };
   if (isUnavailableCode(e.code) || isUnavailableCode(e.originalCode)) return true;
-  if (e.name === 'MaxRetriesPerRequestError') return true;
+  if (e.name === 'MaxRetriesPerRequestError' || e.name === 'ClusterAllFailedError') return true;
   const message = typeof e.message === 'string' ? e.message : '';
   if (MESSAGE_PATTERNS.some((p) => p.test(message))) return true;
   if (Array.isArray(e.errors) && e.errors.some((x) => isDependencyUnavailable(x, depth + 1)))

@@ -1,6 +1,6 @@
 // Events fan out through Redis pub/sub: any service publishes `{ event, payload }`,
 // every realtime replica delivers it to its WebSocket clients.
-import type { Redis } from 'ioredis';
+import type { Redis } from './redis.js';
 import { REDIS_EVENTS_CHANNEL } from '@svc/types';
 
 export const EVENTS_CHANNEL = REDIS_EVENTS_CHANNEL;

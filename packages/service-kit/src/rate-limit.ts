@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Redis } from 'ioredis';
+import type { Redis } from './redis.js';
 import { ENDPOINTS, ERROR_MESSAGES, WINDOW_SECONDS, type RateLimitRule } from '@svc/types';
 
 type Response = Parameters<RequestHandler>[1];

@@ -1,6 +1,6 @@
 // Session middleware: reads the sn_token cookie, verifies it, checks revocation in
 // Redis, and sets `req.caller`. Routes that need a user add `requireSession`.
-import type { Redis } from 'ioredis';
+import type { Redis } from './redis.js';
 import { parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
 import { MODERATORS_ONLY } from '@svc/types';
@@ -87,9 +87,12 @@ export function sessionMiddleware(opts: {
     const claims = verifySessionToken(token, keys);
     if (!claims) return next();
     // Fails closed: with Redis down the revocation check throws and the request gets 503.
-    // One round trip reads the revocation and the role override together.
-    opts.redis
-      .mget(revocationKey(opts.prefix, claims.jti), moderatorRoleKey(opts.prefix, claims.sub))
+    // Two GETs sent together (one round trip on one node): not an MGET, because on a Redis
+    // Cluster the two keys live in different slots (an MGET across slots is refused).
+    Promise.all([
+      opts.redis.get(revocationKey(opts.prefix, claims.jti)),
+      opts.redis.get(moderatorRoleKey(opts.prefix, claims.sub)),
+    ])
       .then(([revoked, role]) => {
         if (revoked === null) {
           req.caller = {

@@ -19,7 +19,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import { SystemMessageJob } from '@svc/types';
 import { withTimeout } from './health.js';
 import type { Logger } from './logger.js';
-import type { Redis } from 'ioredis';
+import type { Redis } from './redis.js';
 import { createSystemMessageProducer, type SystemMessageProducer } from './system-messages.js';
 import { inPgTransaction } from './pg-transaction.js';
 

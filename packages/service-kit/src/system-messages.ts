@@ -2,11 +2,18 @@
 // message caused by an acknowledged request (a new site, a blocked app) survives chat being
 // down. The chat service owns the consumer.
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Cluster, type Redis } from './redis.js';
 import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
 
-/** BullMQ's key prefix (its default is `bull`) under the deployment's REDIS_PREFIX. */
-export const queuePrefix = (redisPrefix: string) => `${redisPrefix}bull`;
+/**
+ * BullMQ's key prefix (its default is `bull`) under the deployment's REDIS_PREFIX. BullMQ's
+ * Lua scripts touch several keys of a queue at once, so on a Redis Cluster the prefix is a
+ * hash tag (`{<REDIS_PREFIX>bull}`, BullMQ's documented pattern): every queue's keys share
+ * one slot. One node keeps the untagged prefix, so an upgrade finds its queued jobs
+ * (docs/decisions.md, "Redis Cluster and Sentinel"). Pass the queue connection.
+ */
+export const queuePrefix = (redisPrefix: string, connection?: Redis) =>
+  connection instanceof Cluster ? `{${redisPrefix}bull}` : `${redisPrefix}bull`;
 
 export interface SystemMessageProducer {
   /** `jobId` makes the post idempotent while BullMQ keeps the job (see the outbox). */
@@ -22,7 +29,7 @@ export function createSystemMessageProducer(
   connection: Redis,
   redisPrefix: string,
 ): SystemMessageProducer {
-  const queue = new Queue(SYSTEM_MESSAGE_QUEUE, { connection, prefix: queuePrefix(redisPrefix) });
+  const queue = new Queue(SYSTEM_MESSAGE_QUEUE, { connection, prefix: queuePrefix(redisPrefix, connection) });
   return {
     async post(job, opts) {
       await queue.add(job.content_key, SystemMessageJob.parse(job), {

@@ -1,7 +1,7 @@
 // Test support: every test file gets its own PostgreSQL schema and Redis key prefix,
 // so files run in parallel and repeatedly against the one real PostgreSQL and Redis.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { scanTargets, type Redis } from './redis.js';
 import { resolveDatabaseTarget, databaseTargetToUrl, type DatabaseTarget } from './database-url.js';
 import { applyMigrationSql, dropSchema, ensureDatabaseAndSchema } from './migrations.js';
 
@@ -29,14 +29,17 @@ export async function createTestDatabase(migrationsDir: string): Promise<TestDat
 
 export const testRedisPrefix = () => `test:${suffix()}:`;
 
-/** Deletes every key under a test prefix. */
+/** Deletes every key under a test prefix (on each master of a cluster: SCAN is per node). */
 export async function deleteRedisPrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
+  for (const node of scanTargets(redis)) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      // One key per DEL: keys of one node may still sit in different slots.
+      if (keys.length > 0) await Promise.all(keys.map((k) => node.del(k)));
+    } while (cursor !== '0');
+  }
 }
 
 /** A throwaway ES256 key pair (PEM), as auth uses to sign sessions. */
@@ -53,6 +56,11 @@ export { startFakeResend, type SentEmail } from './fake-resend.js';
 export { freePort, spawnService, waitForOk, type ServiceProcess } from './process-harness.js';
 export { deadRedis } from './dead-redis.js';
 export { probeAuditLogRoles, type AuditLogRoleProbe } from './audit-log-probe.js';
+export {
+  startRedisCluster,
+  type RedisClusterNode,
+  type TestRedisCluster,
+} from './redis-cluster-harness.js';
 export { overrideCatalogueLimits } from './catalogue-override.js';
 
 /** Deletes a test prefix's keys through a short-lived client (for tests of spawned processes). */

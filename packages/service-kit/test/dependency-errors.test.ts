@@ -27,6 +27,11 @@ describe('isDependencyUnavailable', () => {
     [Object.assign(new Error('the database system is shutting down'), { code: '57P03' })],
     [Object.assign(new Error('sorry, too many clients already'), { code: '53300' })],
     [Object.assign(new Error('x'), { code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '08006' } } } })],
+    // ioredis Cluster with a master down (captured from test/redis-cluster.test.ts's cluster).
+    [new Error('Too many Cluster redirections. Last error: ReplyError: MOVED 15495 127.0.0.1:33855')],
+    [new Error('CLUSTERDOWN The cluster is down')],
+    [new Error("Cluster isn't ready and enableOfflineQueue options is false")],
+    [Object.assign(new Error('Failed to refresh slots cache.'), { name: 'ClusterAllFailedError' })],
   ])('recognises %s', (err) => {
     expect(isDependencyUnavailable(err)).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Redis } from 'ioredis';
+import { Redis as SingleRedis } from 'ioredis';
+import type { Redis } from '../src/redis.js';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
@@ -13,7 +14,7 @@ const logger = createLogger('test', 'silent');
 const prefix = testRedisPrefix();
 const redis = createRedis(TEST_REDIS_URL, logger);
 // A client pointed at a port where nothing listens: Redis "down".
-const deadRedis = new Redis('redis://127.0.0.1:1', {
+const deadRedis = new SingleRedis('redis://127.0.0.1:1', {
   enableOfflineQueue: false,
   maxRetriesPerRequest: 1,
   lazyConnect: true,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { Redis } from 'ioredis';
+import { Redis as SingleRedis } from 'ioredis';
+import type { Redis } from '../src/redis.js';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
@@ -121,7 +122,7 @@ describe('sessionMiddleware', () => {
   });
 
   it('fails closed with 503 when Redis cannot say whether the session is revoked', async () => {
-    const dead = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
+    const dead = new SingleRedis('redis://127.0.0.1:1', { enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
     const { token } = signSessionToken(user, keys.privateKey);
     const res = await request(appWith(dead)).get('/me').set('Cookie', `${SESSION_COOKIE}=${token}`);
     expect(res.status).toBe(503);

@@ -14,7 +14,7 @@
 // concurrent misses of one query share a single database round trip). Writes
 // made through this process clear it at once; writes through another replica show up here
 // within pageCacheMs.
-import type { Redis } from 'ioredis';
+import type { Redis } from '@svc/service-kit';
 import type { AppListQuery } from '@svc/types';
 import type { Logger } from '@svc/service-kit';
 import { listingTotalKey, normalizeFilter, type ListingFilter } from './domain/listing-query.js';

@@ -8,7 +8,7 @@
 // `scale` multiplies every limit: 1 in production (the config refuses anything else
 // there); benchmarks raise it so one load generator on one IP is not throttled.
 import type { Request } from 'express';
-import type { Redis } from 'ioredis';
+import type { Redis } from '@svc/service-kit';
 import { REPORT_LIMITS } from '@svc/types';
 import { byIp, limitFor, pointsOf, rateLimit } from '@svc/service-kit';
 

@@ -1,6 +1,6 @@
 // auth's express app, built from injected dependencies (tests pass their own).
 import type { Express } from 'express';
-import type { Redis } from 'ioredis';
+import type { Redis } from '@svc/service-kit';
 import {
   createServiceApp,
   postgresCheck,

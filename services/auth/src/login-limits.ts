@@ -3,7 +3,7 @@
 // client network (IPv4 address or IPv6 /64; our addition): codes for at most 30 different
 // addresses an hour, and at most 60 failed verifications an hour across all addresses.
 import type { Request, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { Redis } from '@svc/service-kit';
 import { LOGIN_LIMITS } from '@svc/types';
 import { byNetwork, distinctLimit, pointsOf, rateLimit } from '@svc/service-kit';
 

@@ -2,7 +2,7 @@
 // configuration; the API cannot revoke them) and by users a moderator granted it to (a row of
 // moderator_grants). Sessions carry it as the `mod` claim; a grant or revoke also writes the
 // kit's override in Redis, so every service sees the change at once in open sessions.
-import type { Redis } from 'ioredis';
+import type { Redis } from '@svc/service-kit';
 import type { Moderator } from '@svc/types';
 import { conflict, moderatorRoleKey, notFound, setModeratorRole } from '@svc/service-kit';
 import type { AuthStore, UserRecord } from './store.js';

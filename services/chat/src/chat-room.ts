@@ -72,7 +72,8 @@ export function createChatRoom(deps: ChatRoomDeps) {
   async function refuseIfMuted(who: Speaker): Promise<void> {
     const keys = [muteKey({ kind: 'visitor', ipHash: who.ipHash })];
     if (who.userId) keys.push(muteKey({ kind: 'user', userId: who.userId }));
-    const values = await redis.mget(...keys);
+    // One GET per key, not an MGET: on a Redis Cluster the two keys sit in different slots.
+    const values = await Promise.all(keys.map((k) => redis.get(k)));
     const until = Math.max(0, ...values.map((v) => Number(v ?? 0) || 0));
     if (until > now().getTime())
       throw new HttpError(403, ERROR_MESSAGES_FOR_CHAT.mutedUntil(new Date(until)));

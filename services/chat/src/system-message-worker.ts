@@ -26,7 +26,7 @@ export function startSystemMessageWorker(deps: {
     },
     {
       connection: deps.connection,
-      prefix: queuePrefix(deps.redisPrefix),
+      prefix: queuePrefix(deps.redisPrefix, deps.connection),
       concurrency: deps.concurrency ?? 4,
     },
   );

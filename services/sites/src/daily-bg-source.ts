@@ -37,6 +37,18 @@ export interface DailyBgSource {
   image(): Promise<DailyBgImage>;
 }
 
+/**
+ * The cache's keys. The `{daily-bg}` hash tag keeps them in one Redis Cluster slot, so the
+ * refresh can write them in one MULTI and the check read two in one MGET. (Before cluster
+ * support they had no tag: an upgrade refetches the picture once.)
+ */
+export const dailyBgKeys = (redisPrefix: string) => ({
+  fresh: `${redisPrefix}sites:{daily-bg}:fresh`,
+  failed: `${redisPrefix}sites:{daily-bg}:failed`,
+  meta: `${redisPrefix}sites:{daily-bg}:meta`,
+  image: `${redisPrefix}sites:{daily-bg}:image`,
+});
+
 export function createDailyBgSource(opts: {
   redis: Redis;
   redisPrefix: string;
@@ -45,12 +57,7 @@ export function createDailyBgSource(opts: {
   timeoutMs?: number;
 }): DailyBgSource {
   const { redis, logger } = opts;
-  const keys = {
-    fresh: `${opts.redisPrefix}sites:daily-bg:fresh`,
-    failed: `${opts.redisPrefix}sites:daily-bg:failed`,
-    meta: `${opts.redisPrefix}sites:daily-bg:meta`,
-    image: `${opts.redisPrefix}sites:daily-bg:image`,
-  };
+  const keys = dailyBgKeys(opts.redisPrefix);
   const timeoutMs = opts.timeoutMs ?? 5000;
   let defaultImage: Buffer | undefined;
   let refreshing: Promise<void> | undefined;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import type { ServerResponse } from 'node:http';
 import { startHarness, type Harness } from './api-harness.js';
+import { dailyBgKeys } from '../src/daily-bg-source.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -39,8 +40,8 @@ function provider(title: string) {
     }
   };
 }
-const freshKey = () => `${h.redisPrefix}sites:daily-bg:fresh`;
-const failedKey = () => `${h.redisPrefix}sites:daily-bg:failed`;
+const freshKey = () => dailyBgKeys(h.redisPrefix).fresh;
+const failedKey = () => dailyBgKeys(h.redisPrefix).failed;
 
 describe('daily background', () => {
   it('serves the bundled default while the provider has never answered', async () => {

@@ -1,6 +1,6 @@
 // HTTP of /api/auth: parse with the shared schemas, call the login, shape the answer.
 import { Router, type Request, type Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { Redis } from '@svc/service-kit';
 import { ModeratorEmailParams, SendCodeBody, SetUsernameBody, VerifyBody } from '@svc/types';
 import {
   callerIsModerator,

@@ -33,7 +33,7 @@ const MAX_STALLED_COUNT = 2;
 export function startProcessors(deps: ProcessorDeps): Worker[] {
   const common = {
     connection: deps.redis,
-    prefix: queuePrefix(deps.redisPrefix),
+    prefix: queuePrefix(deps.redisPrefix, deps.redis),
     lockDuration: deps.lockDurationMs,
     stalledInterval: deps.stalledIntervalMs,
     maxStalledCount: MAX_STALLED_COUNT,

@@ -68,7 +68,7 @@ async function addOrRetry(queue: Queue, name: string, data: object, jobId: strin
  * The connection is shared: `queue.close()` leaves it open, the caller closes it.
  */
 export function createQueues(connection: Redis, redisPrefix: string): Record<QueueName, Queue> {
-  const prefix = queuePrefix(redisPrefix);
+  const prefix = queuePrefix(redisPrefix, connection);
   return {
     [SCRAPE_QUEUE]: new Queue(SCRAPE_QUEUE, { connection, prefix }),
     [TAG_QUEUE]: new Queue(TAG_QUEUE, { connection, prefix }),
