@@ -12,7 +12,7 @@ import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
  * one slot. One node keeps the untagged prefix, so an upgrade finds its queued jobs
  * (docs/decisions.md, "Redis Cluster and Sentinel"). Pass the queue connection.
  */
-export const queuePrefix = (redisPrefix: string, connection?: Redis) =>
+export const queuePrefix = (redisPrefix: string, connection: Redis) =>
   connection instanceof Cluster ? `{${redisPrefix}bull}` : `${redisPrefix}bull`;
 
 export interface SystemMessageProducer {

@@ -51,12 +51,12 @@ const prefix = testRedisPrefix();
 let db: TestDatabase;
 let pool: pg.Pool;
 const redis = createRedis(TEST_REDIS_URL, logger, { forQueues: true });
-const queue = new Queue(SYSTEM_MESSAGE_QUEUE, { connection: redis, prefix: queuePrefix(prefix) });
+const queue = new Queue(SYSTEM_MESSAGE_QUEUE, { connection: redis, prefix: queuePrefix(prefix, redis) });
 const producer = createSystemMessageProducer(redis, prefix);
 const outboxes: SystemMessageOutbox[] = [];
 // Two named queues for the job outbox.
-const alpha = new Queue('alpha', { connection: redis, prefix: queuePrefix(prefix) });
-const beta = new Queue('beta', { connection: redis, prefix: queuePrefix(prefix) });
+const alpha = new Queue('alpha', { connection: redis, prefix: queuePrefix(prefix, redis) });
+const beta = new Queue('beta', { connection: redis, prefix: queuePrefix(prefix, redis) });
 
 const start = (over: Partial<Parameters<typeof startSystemMessageOutbox>[0]> = {}) => {
   const o = startSystemMessageOutbox({ pool, producer, logger, service: 'test', ...over });
@@ -312,7 +312,7 @@ describe('job outbox', () => {
     const proxy = await startTcpProxy(6379);
     const cutRedis = createRedis(`redis://127.0.0.1:${proxy.port}`, logger, { forQueues: true });
     await waitForRedis(cutRedis);
-    const cutAlpha = new Queue('alpha', { connection: cutRedis, prefix: queuePrefix(prefix) });
+    const cutAlpha = new Queue('alpha', { connection: cutRedis, prefix: queuePrefix(prefix, cutRedis) });
     const outbox = startJobs({ queues: { alpha: { queue: cutAlpha } }, postTimeoutMs: 300 });
     try {
       await proxy.cut();

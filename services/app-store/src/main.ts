@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   // The author's e-mails about blocks and restores (job_outbox) to auth's notify-email queue.
   const noticeQueue = new Queue(NOTIFY_EMAIL_QUEUE, {
     connection: queueRedis,
-    prefix: queuePrefix(config.REDIS_PREFIX),
+    prefix: queuePrefix(config.REDIS_PREFIX, queueRedis),
   });
   const jobs = startJobOutbox({
     pool: listingPool,

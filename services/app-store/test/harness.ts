@@ -77,7 +77,7 @@ export async function startHarness(
   // The author's notify-email jobs, relayed from job_outbox as main.ts does.
   const noticeQueue = new Queue(NOTIFY_EMAIL_QUEUE, {
     connection: queueRedis,
-    prefix: queuePrefix(redisPrefix),
+    prefix: queuePrefix(redisPrefix, queueRedis),
   });
   const jobs = startJobOutbox({
     pool: listingPool,
@@ -103,7 +103,7 @@ export async function startHarness(
   });
   const queue = new Queue(SYSTEM_MESSAGE_QUEUE, {
     connection: adminRedis,
-    prefix: queuePrefix(redisPrefix),
+    prefix: queuePrefix(redisPrefix, adminRedis),
   });
 
   /** A user with a fresh session; `{ moderator: true }` makes it a moderator's session. */

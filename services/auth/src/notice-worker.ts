@@ -45,7 +45,7 @@ export function startNoticeWorker(deps: {
     (job) => handleNotice(deps, String(job.id), job.data),
     {
       connection: deps.connection,
-      prefix: queuePrefix(deps.redisPrefix),
+      prefix: queuePrefix(deps.redisPrefix, deps.connection),
       concurrency: deps.concurrency ?? 2,
     },
   );

@@ -31,7 +31,7 @@ const mailer = () =>
 beforeAll(async () => {
   h = await startHarness();
   connection = createRedis(TEST_REDIS_URL, logger, { forQueues: true });
-  const prefix = queuePrefix(h.redisPrefix);
+  const prefix = queuePrefix(h.redisPrefix, connection);
   queue = new Queue(NOTIFY_EMAIL_QUEUE, { connection, prefix });
   eventsConnection = createRedis(TEST_REDIS_URL, logger, { forQueues: true });
   events = new QueueEvents(NOTIFY_EMAIL_QUEUE, { connection: eventsConnection, prefix });

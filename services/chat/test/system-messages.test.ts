@@ -87,7 +87,7 @@ describe('system message worker', () => {
   it('fails a malformed job for good without storing anything', async () => {
     const queue = new Queue(SYSTEM_MESSAGE_QUEUE, {
       connection: queueRedis,
-      prefix: queuePrefix(h.redisPrefix),
+      prefix: queuePrefix(h.redisPrefix, queueRedis),
     });
     const before = await h.db.message.count();
     const job = await queue.add('bogus', { content_key: 'bogus' }, { attempts: 5 });

@@ -105,7 +105,7 @@ export async function startHarness(opts: HarnessOptions = {}) {
   });
   const chatQueue = new Queue(SYSTEM_MESSAGE_QUEUE, {
     connection: adminRedis,
-    prefix: queuePrefix(redisPrefix),
+    prefix: queuePrefix(redisPrefix, adminRedis),
   });
   const keys = generateTestKeyPair();
 
