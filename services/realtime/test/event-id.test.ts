@@ -1,0 +1,50 @@
+// The pure rules of ids and resume: parsing, ordering, the history check, the frames.
+import { describe, expect, it } from '@jest/globals';
+import { checkResume, compareEventIds, parseEventId } from '../src/domain/event-id.js';
+import { eventFrame, resyncFrame, errorFrame } from '../src/domain/client-message.js';
+
+describe('event ids', () => {
+  it('parses canonical stream ids only', () => {
+    expect(parseEventId('1700000000000-3')).toBe('1700000000000-3');
+    expect(parseEventId('0-0')).toBe('0-0');
+    for (const bad of [null, undefined, '', 'x', '1', '1-', '01-1', '1-01', '1-2-3', '-1-0', '1 -0'])
+      expect(parseEventId(bad)).toBeUndefined();
+  });
+
+  it('orders by milliseconds, then sequence, as numbers', () => {
+    expect(compareEventIds('9-0', '10-0')).toBeLessThan(0);
+    expect(compareEventIds('10-0', '9-5')).toBeGreaterThan(0);
+    expect(compareEventIds('5-9', '5-10')).toBeLessThan(0);
+    expect(compareEventIds('5-10', '5-10')).toBe(0);
+    expect(compareEventIds('1700000000001-0', '1700000000000-99')).toBeGreaterThan(0);
+  });
+
+  it('checks a resume id against the history', () => {
+    // newest 100-0, everything up to 50-0 trimmed
+    expect(checkResume('60-0', '100-0', '50-0')).toBe('ok');
+    expect(checkResume('50-0', '100-0', '50-0')).toBe('ok'); // the next one is still there
+    expect(checkResume('49-7', '100-0', '50-0')).toBe('expired');
+    expect(checkResume('100-0', '100-0', '50-0')).toBe('ok');
+    expect(checkResume('100-1', '100-0', '50-0')).toBe('future');
+    expect(checkResume('1-0', '0-0', '0-0')).toBe('future'); // no stream at all
+    expect(checkResume('0-0', '0-0', '0-0')).toBe('ok');
+  });
+});
+
+describe('frames', () => {
+  it('frames a stream entry as { id, event, payload } and drops junk', () => {
+    expect(JSON.parse(eventFrame('5-1', '{"event":"like","payload":{"a":1}}')!)).toEqual({
+      id: '5-1',
+      event: 'like',
+      payload: { a: 1 },
+    });
+    expect(eventFrame('5-1', 'nope')).toBeUndefined();
+    expect(eventFrame('5-1', '{"event":"like"}')).toBeUndefined();
+    expect(eventFrame('5-1', '{"event":"","payload":{}}')).toBeUndefined();
+  });
+
+  it('resync and error frames follow the contract', () => {
+    expect(JSON.parse(resyncFrame())).toEqual({ event: 'resync', payload: { reason: 'history_expired' } });
+    expect(JSON.parse(errorFrame('bad'))).toEqual({ event: 'error', payload: { error: 'bad' } });
+  });
+});
