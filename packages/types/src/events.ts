@@ -134,14 +134,14 @@ export type ErrorMessage = z.infer<typeof ErrorMessage>;
  * The `id` every event carries on the socket (pong, resync and error have none). Optional in
  * the schema so a client written before ids keeps validating; the server always sends it.
  */
-const withId = <T extends z.ZodObject>(schema: T) => schema.extend({ id: EventId.optional() });
+const id = { id: EventId.optional() };
 
 /** Everything the server may send on the socket. */
 export const ServerMessage = z.discriminatedUnion('event', [
-  withId(NewMessageEvent),
-  withId(SiteUpdateEvent),
-  withId(LikeEvent),
-  withId(MessageDeletedEvent),
+  NewMessageEvent.extend(id),
+  SiteUpdateEvent.extend(id),
+  LikeEvent.extend(id),
+  MessageDeletedEvent.extend(id),
   PongMessage,
   ResyncMessage,
   ErrorMessage,
