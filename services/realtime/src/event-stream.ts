@@ -1,8 +1,11 @@
 // The events stream (REDIS_EVENTS_STREAM) → this replica. One blocking XREAD loop follows
 // the stream in order and hands each entry, framed once as `{ id, event, payload }`, to the
-// hub; `readAfter` pages through the history for clients that resume.
+// hub; `readAfter` pages through the history for clients that resume. The newest entries the
+// loop read stay in memory (RecentEvents): a reconnect storm after a restart asks for the
+// last few seconds, which are served from there, with no Redis call and no re-framing.
 import { eventsStream, type Logger, type Redis } from '@svc/service-kit';
 import { checkResume, type ResumeCheck } from './domain/event-id.js';
+import { RecentEvents } from './domain/recent-events.js';
 import { eventFrame, resyncFrame } from './domain/client-message.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
 
@@ -18,6 +21,8 @@ export interface StreamPage {
 }
 
 const READ_COUNT = 500;
+/** Entries kept in memory for resumes (a few MB at chat-sized events). */
+const RECENT_EVENTS = 5000;
 const BLOCK_MS = 5000;
 const RETRY_MS = 500;
 
@@ -51,6 +56,7 @@ export function createEventStream(deps: {
   metrics: RealtimeMetrics;
 }) {
   const key = eventsStream(deps.redisPrefix);
+  const recent = new RecentEvents<Buffer | undefined>(RECENT_EVENTS);
   let stopped = false;
   let following = false;
   let connectedOnce = false;
@@ -76,6 +82,12 @@ export function createEventStream(deps: {
      * covered by the history. One MULTI: the check and the read see the same stream.
      */
     async readAfter(after: string, count: number): Promise<StreamPage> {
+      const cached = recent.after(after, count);
+      if (cached) {
+        deps.metrics.historyReads.inc({ source: 'memory' });
+        return { status: 'ok', entries: cached.map(({ id, value }) => ({ id, data: value })) };
+      }
+      deps.metrics.historyReads.inc({ source: 'redis' });
       const replies = await deps.redis
         .multi()
         .call('XINFO', 'STREAM', key)
@@ -100,6 +112,7 @@ export function createEventStream(deps: {
             if (cursor === undefined) {
               const newest = await deps.reader.xrevrange(key, '+', '-', 'COUNT', 1);
               cursor = newest[0]?.[0] ?? '0-0';
+              recent.reset(cursor);
               following = true;
             }
             const res = (await deps.reader.xread(
@@ -119,14 +132,21 @@ export function createEventStream(deps: {
                 // lost its data: every client must re-read; follow from the newest entry.
                 deps.logger.warn({ cursor, status: s.status }, 'events missed: resync sent');
                 onGap(Buffer.from(resyncFrame()));
-                if (s.status === 'future') cursor = s.lastId;
-                if (s.status === 'future') continue;
+                if (s.status === 'future') {
+                  cursor = s.lastId;
+                  recent.reset(cursor);
+                  continue;
+                }
+                // What follows in `res` is not contiguous with what is in memory.
+                recent.reset(cursor);
               }
             }
             for (const [, entries] of res ?? []) {
               for (const e of entries) {
                 cursor = e[0];
-                onEntry(toEntry(e, deps.metrics));
+                const entry = toEntry(e, deps.metrics);
+                recent.push(entry.id, entry.data);
+                onEntry(entry);
               }
             }
           } catch (err) {

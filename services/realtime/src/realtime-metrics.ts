@@ -43,6 +43,12 @@ export function createRealtimeMetrics(registry?: Registry) {
       labelNames: ['result'] as const,
       registers,
     }),
+    historyReads: new Counter({
+      name: 'realtime_history_reads_total',
+      help: 'History pages read for resuming clients, by source: memory (recent events) or redis',
+      labelNames: ['source'] as const,
+      registers,
+    }),
     eventsReplayed: new Counter({
       name: 'realtime_events_replayed_total',
       help: 'Events sent from the history to resuming clients',

@@ -2,6 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { checkResume, compareEventIds, parseEventId } from '../src/domain/event-id.js';
 import { eventFrame, resyncFrame, errorFrame } from '../src/domain/client-message.js';
+import { RecentEvents } from '../src/domain/recent-events.js';
 
 describe('event ids', () => {
   it('parses canonical stream ids only', () => {
@@ -46,5 +47,28 @@ describe('frames', () => {
   it('resync and error frames follow the contract', () => {
     expect(JSON.parse(resyncFrame())).toEqual({ event: 'resync', payload: { reason: 'history_expired' } });
     expect(JSON.parse(errorFrame('bad'))).toEqual({ event: 'error', payload: { error: 'bad' } });
+  });
+});
+
+describe('recent events (resumes served from memory)', () => {
+  it('answers only within what it holds without a hole, and forgets the oldest past its bound', () => {
+    const r = new RecentEvents<string>(3);
+    expect(r.after('1-0', 10)).toBeUndefined(); // nothing known yet
+    r.reset('5-0');
+    expect(r.after('5-0', 10)).toEqual([]);
+    for (const id of ['6-0', '6-1', '7-0']) r.push(id, `v${id}`);
+    expect(r.after('5-0', 10)!.map((e) => e.id)).toEqual(['6-0', '6-1', '7-0']);
+    expect(r.after('6-0', 1)).toEqual([{ id: '6-1', value: 'v6-1' }]);
+    expect(r.after('7-0', 10)).toEqual([]);
+    expect(r.after('4-9', 10)).toBeUndefined(); // before the floor: Redis decides
+    expect(r.after('7-1', 10)).toBeUndefined(); // past the newest: Redis decides
+    r.push('8-0', 'v8-0'); // 6-0 goes; the floor moves to it
+    expect(r.size).toBe(3);
+    expect(r.after('5-0', 10)).toBeUndefined();
+    expect(r.after('6-0', 10)!.map((e) => e.id)).toEqual(['6-1', '7-0', '8-0']);
+    for (let i = 9; i < 30; i++) r.push(`${i}-0`, `v${i}`);
+    expect(r.after('26-0', 10)!.map((e) => e.id)).toEqual(['27-0', '28-0', '29-0']);
+    expect(r.after('25-0', 10)).toBeUndefined();
+    expect(r.size).toBe(3);
   });
 });

@@ -15,14 +15,18 @@ const events = createEventPublisher(pub.redis, prefix);
 let a1: ServiceProcess;
 let a2: ServiceProcess;
 let b: ServiceProcess;
+/** Started after the 1,000 events: they are not in its memory, it reads Redis. */
+let c: ServiceProcess;
 const sockets: WebSocket[] = [];
+/** The ids of the 1,000 events, in publish order. */
+const ids: string[] = [];
 
 beforeAll(async () => {
   [a1, a2, b] = await Promise.all([startRealtime(prefix), startRealtime(prefix), startRealtime(prefix)]);
 }, 120_000);
 afterAll(async () => {
   for (const ws of sockets) ws.terminate();
-  for (const p of [a1, a2, b]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+  for (const p of [a1, a2, b, c]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
   pub.redis.disconnect();
   await clearRedisPrefix(prefix);
 });
@@ -64,7 +68,6 @@ describe('resume across replica failures', () => {
     const stopped = resumingClient(a2, b);
     await Promise.all([killed.opened, stopped.opened]);
 
-    const ids: string[] = [];
     let a2Exit: Promise<number | null> | undefined;
     for (let n = 0; n < 1000; n++) {
       ids.push(await events.publish('site_update', { id: `s${n}`, n }));
@@ -82,17 +85,32 @@ describe('resume across replica failures', () => {
     expect(killed.closes[0]).toBe(1006); // no close frame from a killed process
     expect(stopped.closes[0]).toBe(1012); // Service Restart
     expect(await metric(b, 'realtime_resumes_total', 'result="replayed"')).toBe(2);
+    // B read all 1,000 itself: replays come from its memory (or from Redis when a client's
+    // id is ahead of B's own read position for a moment).
+    expect(await metric(b, 'realtime_history_reads_total', 'source="memory"')).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('a replica started later replays from Redis, in pages, exactly the events after the id', async () => {
+    c = await startRealtime(prefix);
+    const client = await connect(c, {}, `/api/ws?last_event_id=${ids[199]}`);
+    sockets.push(client.ws);
+    await client.waitFor((m) => m.id === ids[999]);
+    await sleep(200);
+    expect(client.messages.map((m) => m.id)).toEqual(ids.slice(200));
+    expect(client.messages.map((m) => m.payload.n)).toEqual(ids.slice(200).map((_, i) => i + 200));
+    // 800 entries: two pages of at most 500.
+    expect(await metric(c, 'realtime_history_reads_total', 'source="redis"')).toBe(2);
   }, 60_000);
 
   it('resuming from the newest id replays nothing and then delivers live events', async () => {
     const newest = (await pub.redis.xrevrange(eventsStream(prefix), '+', '-', 'COUNT', 1))[0]![0];
-    const c = await connect(b, {}, `/api/ws?last_event_id=${newest}`);
-    sockets.push(c.ws);
+    const client = await connect(b, {}, `/api/ws?last_event_id=${newest}`);
+    sockets.push(client.ws);
     await sleep(200);
-    expect(c.messages).toEqual([]);
+    expect(client.messages).toEqual([]);
     const id = await events.publish('like', { messageId: 'm1', fromUser: 'a', toUser: 'b' });
-    await c.waitFor((m) => m.event === 'like');
-    expect(c.messages).toEqual([
+    await client.waitFor((m) => m.event === 'like');
+    expect(client.messages).toEqual([
       { id, event: 'like', payload: { messageId: 'm1', fromUser: 'a', toUser: 'b' } },
     ]);
   });
@@ -103,16 +121,17 @@ describe('resume across replica failures', () => {
     // What the publisher's trimming does once events pass the window (XDEL of the oldest).
     const doomed = (await pub.redis.xrange(stream, '-', '+', 'COUNT', 10)).map(([id]) => id);
     await pub.redis.xdel(stream, ...doomed);
-    const c = await connect(b, {}, `/api/ws?last_event_id=${oldest}`);
-    sockets.push(c.ws);
-    await c.waitFor((m) => m.event === 'resync');
+    // C keeps no memory of these (it started after them): the history decides.
+    const client = await connect(c, {}, `/api/ws?last_event_id=${oldest}`);
+    sockets.push(client.ws);
+    await client.waitFor((m) => m.event === 'resync');
     const id = await events.publish('like', { messageId: 'm2', fromUser: 'a', toUser: 'b' });
-    await c.waitFor((m) => m.id === id);
-    expect(c.messages).toEqual([
+    await client.waitFor((m) => m.id === id);
+    expect(client.messages).toEqual([
       { event: 'resync', payload: { reason: 'history_expired' } },
       { id, event: 'like', payload: { messageId: 'm2', fromUser: 'a', toUser: 'b' } },
     ]);
-    expect(await metric(b, 'realtime_resumes_total', 'result="resync"')).toBe(1);
+    expect(await metric(c, 'realtime_resumes_total', 'result="resync"')).toBe(1);
   });
 
   it.each([
