@@ -20,6 +20,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { cpuMs } from './lib/process-cpu.mjs';
 import { freePort, sleep } from './lib/processes.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -171,13 +172,16 @@ try {
       await sleep(3000);
       const after = rssKb(rt.child.pid);
       await askAll({ cmd: 'report' }, 'report');
+      const cpuBefore = cpuMs(rt.child.pid);
       for (let i = 0; i < EVENTS; i++) {
         await publish(resume ? 'on' : 'off');
         await sleep(GAP_MS);
       }
       await sleep(1000);
+      const cpu = cpuMs(rt.child.pid) - cpuBefore;
       const reps = await askAll({ cmd: 'report' }, 'report');
       const lat = summary(reps.flatMap((r) => r.latencies));
+      const deliveredN = reps.reduce((s, r) => s + r.delivered, 0);
       const out = {
         round,
         resume,
@@ -185,7 +189,9 @@ try {
         kbPerConnection: r1((after - before) / connected),
         rssAfterMb: Math.round(after / 1024),
         latencyMs: lat,
-        delivered: `${reps.reduce((s, r) => s + r.delivered, 0)}/${EVENTS * connected}`,
+        delivered: `${deliveredN}/${EVENTS * connected}`,
+        // realtime's own CPU per delivery: the cost, less noisy than latency on a shared box
+        cpuMicrosPerDelivery: r1((cpu * 1000) / Math.max(1, deliveredN)),
         serverDisconnects: reps.reduce((s, r) => s + r.closedByServer, 0),
       };
       log(resume ? 'resume ON ' : 'resume OFF', out);
@@ -200,6 +206,7 @@ try {
       p99: r1(rs.reduce((s, r) => s + r.latencyMs.p99, 0) / rs.length),
       p50: r1(rs.reduce((s, r) => s + r.latencyMs.p50, 0) / rs.length),
       kbPerConnection: r1(rs.reduce((s, r) => s + r.kbPerConnection, 0) / rs.length),
+      cpuMicrosPerDelivery: r1(rs.reduce((s, r) => s + r.cpuMicrosPerDelivery, 0) / rs.length),
     };
   };
   if (report.rounds.length) {
