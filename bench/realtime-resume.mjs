@@ -2,7 +2,7 @@
 // root after `pnpm build`, under the machine-wide benchmark lock:
 //   flock /tmp/bench.lock node bench/realtime-resume.mjs [--clients 10000] [--generators 4]
 //     [--rounds 2] [--events 20] [--gap 500] [--storm-gap 20] [--storm-live 10]
-//     [--storm-spread 0] [--skip-rounds 1]
+//     [--storm-spread 0] [--storm-cold 1] [--skip-rounds 1]
 // Starts built realtime processes (node dist/main.js) on a private Redis prefix, opens the
 // WebSocket clients from forked generator processes, and measures in one run:
 //   1. rounds alternating WS_RESUME=false (the pub/sub relay, no ids: today's behaviour) and
@@ -36,6 +36,8 @@ const GAP_MS = arg('gap', 500);
 const STORM_GAP = arg('storm-gap', 20);
 const STORM_LIVE = arg('storm-live', 10);
 const STORM_SPREAD_MS = arg('storm-spread', 0);
+// 1: B starts only after the gap, so it holds none of it in memory: every replay reads Redis.
+const STORM_COLD = arg('storm-cold', 0) === 1;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `bench:rr:${randomBytes(4).toString('hex')}:`;
 const nowMs = () => performance.timeOrigin + performance.now();
@@ -218,7 +220,7 @@ try {
 
   // 2. reconnect storm
   const a = await startRealtime(true);
-  const b = await startRealtime(true);
+  let b = STORM_COLD ? undefined : await startRealtime(true);
   await sleep(1000);
   await connectAll(a.ws);
   await publish('warm');
@@ -228,6 +230,7 @@ try {
   const ids = [];
   for (let i = 0; i < STORM_GAP; i++) ids.push(await publish('gap'));
   const gapLastId = ids[ids.length - 1];
+  b ??= await startRealtime(true);
   log(`A killed; ${STORM_GAP} events published meanwhile; ${CLIENTS} clients resume on B at once`);
   const t0 = nowMs();
   const storm = askAll(
@@ -248,6 +251,7 @@ try {
     clients: CLIENTS,
     gapEvents: STORM_GAP,
     reconnectSpreadMs: STORM_SPREAD_MS,
+    coldReplica: STORM_COLD,
     liveEventsDuringStorm: STORM_LIVE,
     reconnected: resumed.reduce((s, r) => s + r.opened, 0),
     failedHandshakes: resumed.reduce((s, r) => s + r.failed, 0),
