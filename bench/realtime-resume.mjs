@@ -123,15 +123,24 @@ async function connectAll(url) {
     generators.map((g, i) => ask(g, { cmd: 'connect', url, count: share(i) }, 'connected')),
   );
   const ok = rs.reduce((s, r) => s + r.ok, 0);
-  log(`connected ${ok} clients (${rs.reduce((s, r) => s + r.failed, 0)} failed) in ${Date.now() - t0} ms`);
+  log(
+    `connected ${ok} clients (${rs.reduce((s, r) => s + r.failed, 0)} failed) in ${Date.now() - t0} ms`,
+  );
   return ok;
 }
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const pct = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const r1 = (v) => Math.round(v * 10) / 10;
 function summary(xs) {
   const s = Float64Array.from(xs).sort();
-  return { n: s.length, p50: r1(pct(s, 50)), p90: r1(pct(s, 90)), p99: r1(pct(s, 99)), max: r1(s[s.length - 1]) };
+  return {
+    n: s.length,
+    p50: r1(pct(s, 50)),
+    p90: r1(pct(s, 90)),
+    p99: r1(pct(s, 99)),
+    max: r1(s[s.length - 1]),
+  };
 }
 
 // ---- run -----------------------------------------------------------------------------------
@@ -256,7 +265,7 @@ try {
     reconnected: resumed.reduce((s, r) => s + r.opened, 0),
     failedHandshakes: resumed.reduce((s, r) => s + r.failed, 0),
     gapFilled: resumed.reduce((s, r) => s + r.filled, 0),
-    secondsUntilEveryGapFilled: r1((lastFilled - t0) / 1000) ,
+    secondsUntilEveryGapFilled: r1((lastFilled - t0) / 1000),
     perClientMsUntilGapFilled: filledAfter,
     exactlyExpected: verified.reduce((s, r) => s + r.exact, 0),
     withMissing: verified.reduce((s, r) => s + r.missing, 0),

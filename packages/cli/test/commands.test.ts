@@ -533,22 +533,35 @@ describe('chat', () => {
       check();
     });
     await new Promise((r) => setTimeout(r, 100));
-    s1.send(JSON.stringify({ id: '7-0', event: 'new_message', payload: message('m2', 'live one') }));
-    s1.send(JSON.stringify({ id: '7-1', event: 'like', payload: { messageId: 'm2', fromUser: 'a', toUser: 'b' } }));
+    s1.send(
+      JSON.stringify({ id: '7-0', event: 'new_message', payload: message('m2', 'live one') }),
+    );
+    s1.send(
+      JSON.stringify({
+        id: '7-1',
+        event: 'like',
+        payload: { messageId: 'm2', fromUser: 'a', toUser: 'b' },
+      }),
+    );
     await new Promise((r) => setTimeout(r, 100));
     const second = api.nextSocket();
     s1.close(1012, 'service restart');
     const s2 = await second;
     // The history moved on meanwhile: m3 was missed, m1 and m2 were printed already.
     api.on('GET /api/messages', {
-      json: { messages: [message('m1', 'earlier'), message('m2', 'live one'), message('m3', 'missed')] },
+      json: {
+        messages: [message('m1', 'earlier'), message('m2', 'live one'), message('m3', 'missed')],
+      },
     });
     s2.send(JSON.stringify({ event: 'resync', payload: { reason: 'history_expired' } }));
     await new Promise((r) => setTimeout(r, 200));
     s2.send(JSON.stringify({ id: '9-0', event: 'new_message', payload: message('m4', 'after') }));
     const res = await tail;
     expect(res.code).toBe(0);
-    const lines = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.payload.content)).toEqual(['earlier', 'live one', 'missed', 'after']);
     expect(res.stderr).toMatch(/re-reading recent messages/);
     // The reconnection asked for the events after the last one seen (the like, 7-1).

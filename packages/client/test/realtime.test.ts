@@ -315,7 +315,11 @@ describe('subscribe: resume', () => {
     expect(server.paths[0]).toBe('/api/ws');
     first.send(JSON.stringify(withId('1700000000000-0', chat('m1'))));
     first.send(
-      JSON.stringify({ id: '1700000000000-1', event: 'like', payload: { messageId: 'm1', fromUser: 'a', toUser: 'b' } }),
+      JSON.stringify({
+        id: '1700000000000-1',
+        event: 'like',
+        payload: { messageId: 'm1', fromUser: 'a', toUser: 'b' },
+      }),
     );
     await until(() => sub!.lastEventId === '1700000000000-1');
     first.close(1012, 'service restart');

@@ -127,7 +127,7 @@ const DESCRIPTION = [
   `- **Real-time**: \`${WS_PATH}\` upgrades to a WebSocket without authentication; the server sends`,
   '  `{ "id", "event", "payload" }` messages (`new_message`, `site_update`, `like`, `message_deleted`;',
   '  schema `ServerMessage`), pings every 30 s, and answers `{ "event": "ping" }` with a `pong`.',
-  '  `id` is the event\'s place in one ordered stream, the same on every server (`<ms>-<seq>`; compare',
+  "  `id` is the event's place in one ordered stream, the same on every server (`<ms>-<seq>`; compare",
   `  ms, then seq). **Resume**: connect to \`${WS_PATH}?${WS_RESUME_PARAM}=<id>\` with the last id seen to get`,
   '  every later event, in order and exactly once, then the live ones. The history kept for this holds',
   `  the newest ${EVENT_HISTORY_MIN_EVENTS.toLocaleString('en')} events or those of the last ${EVENT_HISTORY_MIN_AGE_MS / 60_000} minutes, whichever is more (at most`,
@@ -204,8 +204,10 @@ const WEBSOCKET_MESSAGES = {
         'An event is kept while it is one of the newest minEvents or younger than minAgeSeconds, whichever keeps more, but never more than maxEvents.',
     },
     closeCodes: {
-      [WS_CLOSE_SERVICE_RESTART]: 'Server restart: reconnect after a short random delay, with the last id',
-      [WS_CLOSE_BAD_RESUME]: 'Resume id malformed or newer than any event: reconnect without it and re-read',
+      [WS_CLOSE_SERVICE_RESTART]:
+        'Server restart: reconnect after a short random delay, with the last id',
+      [WS_CLOSE_BAD_RESUME]:
+        'Resume id malformed or newer than any event: reconnect without it and re-read',
       1009: 'A client frame over 1 KiB',
       1013: 'The history could not be read (try again later, with the same id)',
     },

@@ -60,10 +60,13 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     // backlog: Node's default (511) overflows when thousands of clients reconnect at once
     // (a realtime replica's clients after a restart): dropped SYNs are retried by the
     // client's kernel after 1, 3, 7, 15 s. The kernel caps it at net.core.somaxconn.
-    server.listen({ port: opts.port, host: opts.host ?? '0.0.0.0', backlog: LISTEN_BACKLOG }, () => {
-      server.off('error', reject);
-      resolve();
-    });
+    server.listen(
+      { port: opts.port, host: opts.host ?? '0.0.0.0', backlog: LISTEN_BACKLOG },
+      () => {
+        server.off('error', reject);
+        resolve();
+      },
+    );
   });
   const port = (server.address() as { port: number }).port;
   const log = opts.logger;

@@ -34,12 +34,22 @@ async function info(key: string): Promise<Record<string, unknown>> {
 describe('event publisher', () => {
   it('appends { event, payload } to the stream (its id is the event id) and publishes it', async () => {
     await sub.subscribe(eventsChannel(prefix));
-    const received = new Promise<string>((resolve) => sub.once('message', (_ch, msg) => resolve(msg)));
-    const id = await createEventPublisher(pub, prefix).publish('site_update', { id: 's1', title: 'Hello' });
+    const received = new Promise<string>((resolve) =>
+      sub.once('message', (_ch, msg) => resolve(msg)),
+    );
+    const id = await createEventPublisher(pub, prefix).publish('site_update', {
+      id: 's1',
+      title: 'Hello',
+    });
     expect(id).toMatch(/^\d+-\d+$/);
-    expect(JSON.parse(await received)).toEqual({ event: 'site_update', payload: { id: 's1', title: 'Hello' } });
+    expect(JSON.parse(await received)).toEqual({
+      event: 'site_update',
+      payload: { id: 's1', title: 'Hello' },
+    });
     const entries = await pub.xrange(eventsStream(prefix), '-', '+');
-    expect(entries).toEqual([[id, ['m', JSON.stringify({ event: 'site_update', payload: { id: 's1', title: 'Hello' } })]]]);
+    expect(entries).toEqual([
+      [id, ['m', JSON.stringify({ event: 'site_update', payload: { id: 's1', title: 'Hello' } })]],
+    ]);
   });
 
   it('ids grow in publish order across publishers', async () => {
@@ -67,18 +77,33 @@ describe('event publisher', () => {
 
     // A long age: nothing young is dropped even past minEvents.
     const key2 = `${prefix}trim2:`;
-    const byAge = createEventPublisher(pub, key2, { minEvents: 5, minAgeMs: 60_000, maxEvents: 1000 });
+    const byAge = createEventPublisher(pub, key2, {
+      minEvents: 5,
+      minAgeMs: 60_000,
+      maxEvents: 1000,
+    });
     for (let i = 0; i < 30; i++) await byAge.publish('like', { i });
     expect(await pub.xlen(eventsStream(key2))).toBe(30);
   });
 
   it('the hard cap bounds the stream whatever the age', async () => {
     const key = `${prefix}cap:`;
-    const capped = createEventPublisher(pub, key, { minEvents: 5, minAgeMs: 60_000, maxEvents: 200 });
+    const capped = createEventPublisher(pub, key, {
+      minEvents: 5,
+      minAgeMs: 60_000,
+      maxEvents: 200,
+    });
     const p = pub.pipeline();
-    for (let i = 0; i < 1500; i++) (p as unknown as { svcAppendEvent: (...a: unknown[]) => void }).svcAppendEvent(
-      eventsStream(key), 'm', '{"event":"like","payload":{}}', eventsChannel(key), 5, 60_000, 200,
-    );
+    for (let i = 0; i < 1500; i++)
+      (p as unknown as { svcAppendEvent: (...a: unknown[]) => void }).svcAppendEvent(
+        eventsStream(key),
+        'm',
+        '{"event":"like","payload":{}}',
+        eventsChannel(key),
+        5,
+        60_000,
+        200,
+      );
     await p.exec();
     await capped.publish('like', { last: true });
     expect(await pub.xlen(eventsStream(key))).toBe(200);

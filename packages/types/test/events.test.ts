@@ -66,7 +66,19 @@ describe('event ids and resume messages', () => {
   it('accepts canonical stream ids only', () => {
     for (const ok of ['0-0', '1700000000000-0', '1700000000000-12', '18446744073709551615-1'])
       expect(EventId.safeParse(ok).success).toBe(true);
-    for (const bad of ['', '1', '01-0', '1-01', '1-', '-1', 'abc', '1-2-3', ' 1-0', '1.5-0', '123456789012345678901-0'])
+    for (const bad of [
+      '',
+      '1',
+      '01-0',
+      '1-01',
+      '1-',
+      '-1',
+      'abc',
+      '1-2-3',
+      ' 1-0',
+      '1.5-0',
+      '123456789012345678901-0',
+    ])
       expect(EventId.safeParse(bad).success).toBe(false);
   });
 

@@ -34,7 +34,8 @@ export function buildApp(deps: AppDeps): Express {
       ...(subscriber && {
         subscriber: async () => {
           if (subscriber.status !== 'ready') throw new Error('subscriber not connected');
-          if (deps.following && !deps.following()) throw new Error('events stream not followed yet');
+          if (deps.following && !deps.following())
+            throw new Error('events stream not followed yet');
         },
       }),
     },

@@ -67,7 +67,10 @@ export function createEventStream(deps: {
     connectedOnce = true;
   });
 
-  async function status(after: string, client: Redis): Promise<{ status: ResumeCheck; lastId: string }> {
+  async function status(
+    after: string,
+    client: Redis,
+  ): Promise<{ status: ResumeCheck; lastId: string }> {
     const reply = await client.call('XINFO', 'STREAM', key).catch((err: Error) => {
       if (/no such key/i.test(err.message)) return undefined;
       throw err;
@@ -94,7 +97,10 @@ export function createEventStream(deps: {
         .xrange(key, `(${after}`, '+', 'COUNT', count)
         .exec();
       if (!replies) throw new Error('transaction aborted');
-      const [[infoErr, info], [rangeErr, range]] = replies as [[Error | null, unknown], [Error | null, unknown]];
+      const [[infoErr, info], [rangeErr, range]] = replies as [
+        [Error | null, unknown],
+        [Error | null, unknown],
+      ];
       if (infoErr && !/no such key/i.test(infoErr.message)) throw infoErr;
       const ids = streamIds(infoErr ? undefined : info);
       const check = checkResume(after, ids.lastId, ids.maxDeletedId);
@@ -152,7 +158,10 @@ export function createEventStream(deps: {
           } catch (err) {
             if (stopped) return;
             recheck = true;
-            deps.logger.warn({ err: (err as Error).message }, 'events stream read failed; retrying');
+            deps.logger.warn(
+              { err: (err as Error).message },
+              'events stream read failed; retrying',
+            );
             await new Promise((r) => setTimeout(r, RETRY_MS));
           }
         }

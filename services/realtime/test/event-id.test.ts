@@ -8,7 +8,19 @@ describe('event ids', () => {
   it('parses canonical stream ids only', () => {
     expect(parseEventId('1700000000000-3')).toBe('1700000000000-3');
     expect(parseEventId('0-0')).toBe('0-0');
-    for (const bad of [null, undefined, '', 'x', '1', '1-', '01-1', '1-01', '1-2-3', '-1-0', '1 -0'])
+    for (const bad of [
+      null,
+      undefined,
+      '',
+      'x',
+      '1',
+      '1-',
+      '01-1',
+      '1-01',
+      '1-2-3',
+      '-1-0',
+      '1 -0',
+    ])
       expect(parseEventId(bad)).toBeUndefined();
   });
 
@@ -45,7 +57,10 @@ describe('frames', () => {
   });
 
   it('resync and error frames follow the contract', () => {
-    expect(JSON.parse(resyncFrame())).toEqual({ event: 'resync', payload: { reason: 'history_expired' } });
+    expect(JSON.parse(resyncFrame())).toEqual({
+      event: 'resync',
+      payload: { reason: 'history_expired' },
+    });
     expect(JSON.parse(errorFrame('bad'))).toEqual({ event: 'error', payload: { error: 'bad' } });
   });
 });

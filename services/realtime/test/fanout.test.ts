@@ -62,7 +62,9 @@ describe('realtime fan-out across replicas', () => {
     await pub.publish(prefix, { event: 'x' });
     const id = await pub.publish(prefix, { event: 'site_update', payload: { id: 's1' } });
     await c!.waitFor((m) => m.event === 'site_update');
-    expect(c!.messages.slice(before)).toEqual([{ id, event: 'site_update', payload: { id: 's1' } }]);
+    expect(c!.messages.slice(before)).toEqual([
+      { id, event: 'site_update', payload: { id: 's1' } },
+    ]);
     expect(await metric(a, 'realtime_events_received_total', 'result="dropped"')).toBe(2);
   });
 

@@ -22,7 +22,11 @@ const sockets: WebSocket[] = [];
 const ids: string[] = [];
 
 beforeAll(async () => {
-  [a1, a2, b] = await Promise.all([startRealtime(prefix), startRealtime(prefix), startRealtime(prefix)]);
+  [a1, a2, b] = await Promise.all([
+    startRealtime(prefix),
+    startRealtime(prefix),
+    startRealtime(prefix),
+  ]);
 }, 120_000);
 afterAll(async () => {
   for (const ws of sockets) ws.terminate();
@@ -48,7 +52,11 @@ function resumingClient(first: ServiceProcess, fallback: ServiceProcess) {
     ws.on('open', () => onOpen());
     ws.on('error', () => undefined);
     ws.on('message', (data) => {
-      const m = JSON.parse(data.toString()) as { id?: string; event: string; payload: { n: number } };
+      const m = JSON.parse(data.toString()) as {
+        id?: string;
+        event: string;
+        payload: { n: number };
+      };
       if (m.event !== 'site_update' || !m.id) return;
       got.push({ id: m.id, n: m.payload.n });
       lastId = m.id;
@@ -138,13 +146,24 @@ describe('resume across replica failures', () => {
     ['malformed', 'abc', 'last_event_id must be an event id like 1700000000000-0'],
     ['empty', '', 'last_event_id must be an event id like 1700000000000-0'],
     ['leading zero', '01-0', 'last_event_id must be an event id like 1700000000000-0'],
-    ['future', '99999999999999-0', 'last_event_id is newer than any event: reconnect without it and re-read'],
-    ['past 2^64', '99999999999999999999-0', 'last_event_id is newer than any event: reconnect without it and re-read'],
-  ])('a %s id gets an error event and close 4400, and the replica goes on', async (_k, id, error) => {
-    const c: TestClient = await connect(b, {}, `/api/ws?last_event_id=${id}`);
-    const closed = await c.closed;
-    expect(closed.code).toBe(WS_CLOSE_BAD_RESUME);
-    expect(c.messages).toEqual([{ event: 'error', payload: { error } }]);
-    expect((await fetch(`${b.url}/readyz`)).status).toBe(200);
-  });
+    [
+      'future',
+      '99999999999999-0',
+      'last_event_id is newer than any event: reconnect without it and re-read',
+    ],
+    [
+      'past 2^64',
+      '99999999999999999999-0',
+      'last_event_id is newer than any event: reconnect without it and re-read',
+    ],
+  ])(
+    'a %s id gets an error event and close 4400, and the replica goes on',
+    async (_k, id, error) => {
+      const c: TestClient = await connect(b, {}, `/api/ws?last_event_id=${id}`);
+      const closed = await c.closed;
+      expect(closed.code).toBe(WS_CLOSE_BAD_RESUME);
+      expect(c.messages).toEqual([{ event: 'error', payload: { error } }]);
+      expect((await fetch(`${b.url}/readyz`)).status).toBe(200);
+    },
+  );
 });
