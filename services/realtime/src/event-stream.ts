@@ -21,8 +21,9 @@ export interface StreamPage {
 }
 
 const READ_COUNT = 500;
-/** Entries kept in memory for resumes (a few MB at chat-sized events). */
+/** Entries kept in memory for resumes: at most 5,000 and 8 MiB of frames. */
 const RECENT_EVENTS = 5000;
+const RECENT_BYTES = 8 * 1024 * 1024;
 const BLOCK_MS = 5000;
 const RETRY_MS = 500;
 
@@ -56,7 +57,11 @@ export function createEventStream(deps: {
   metrics: RealtimeMetrics;
 }) {
   const key = eventsStream(deps.redisPrefix);
-  const recent = new RecentEvents<Buffer | undefined>(RECENT_EVENTS);
+  const recent = new RecentEvents<Buffer | undefined>(
+    RECENT_EVENTS,
+    RECENT_BYTES,
+    (frame) => frame?.length ?? 0,
+  );
   let stopped = false;
   let following = false;
   let connectedOnce = false;

@@ -86,4 +86,20 @@ describe('recent events (resumes served from memory)', () => {
     expect(r.after('25-0', 10)).toBeUndefined();
     expect(r.size).toBe(3);
   });
+
+  it('is bounded by bytes too: large events push the floor up', () => {
+    const r = new RecentEvents<string>(100, 10, (v) => v.length);
+    r.reset('0-0');
+    r.push('1-0', 'aaaa');
+    r.push('2-0', 'bbbb');
+    expect(r.after('0-0', 10)!.map((e) => e.id)).toEqual(['1-0', '2-0']);
+    r.push('3-0', 'cccc'); // 12 bytes > 10: 1-0 goes
+    expect(r.size).toBe(2);
+    expect(r.after('0-0', 10)).toBeUndefined();
+    expect(r.after('1-0', 10)!.map((e) => e.id)).toEqual(['2-0', '3-0']);
+    r.push('4-0', 'x'.repeat(50)); // larger than the bound alone: nothing is kept
+    expect(r.size).toBe(0);
+    expect(r.after('4-0', 10)).toEqual([]);
+    expect(r.after('3-0', 10)).toBeUndefined();
+  });
 });

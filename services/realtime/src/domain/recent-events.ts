@@ -1,22 +1,29 @@
 // The newest events this replica read from the stream, in order, with no hole: everything
 // after `floor` up to the newest kept entry. A resume from an id inside that range is
-// answered from memory; anything else goes to Redis. Bounded to `max` entries.
+// answered from memory; anything else goes to Redis. Bounded to `max` entries and `maxBytes`
+// (as measured by `sizeOf`), so large events cannot make it big.
 import { compareEventIds } from './event-id.js';
 
 export class RecentEvents<T> {
   private ids: string[] = [];
   private values: T[] = [];
   private start = 0;
+  private bytes = 0;
   /** Every entry after this id (up to the newest) is kept; undefined: nothing known yet. */
   private floor: string | undefined;
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly maxBytes = Infinity,
+    private readonly sizeOf: (value: T) => number = () => 0,
+  ) {}
 
   /** Forget everything; entries after `floor` will be pushed from now on. */
   reset(floor: string): void {
     this.ids = [];
     this.values = [];
     this.start = 0;
+    this.bytes = 0;
     this.floor = floor;
   }
 
@@ -25,15 +32,18 @@ export class RecentEvents<T> {
     if (this.floor === undefined) return;
     this.ids.push(id);
     this.values.push(value);
-    if (this.ids.length - this.start > this.max) {
+    this.bytes += this.sizeOf(value);
+    while (this.size > this.max || (this.bytes > this.maxBytes && this.size > 0)) {
       this.floor = this.ids[this.start];
+      this.bytes -= this.sizeOf(this.values[this.start]!);
+      this.values[this.start] = undefined as T; // free it before the next compaction
       this.start++;
-      // Compact now and then rather than shifting on every push.
-      if (this.start >= this.max) {
-        this.ids = this.ids.slice(this.start);
-        this.values = this.values.slice(this.start);
-        this.start = 0;
-      }
+    }
+    // Compact now and then rather than shifting on every push.
+    if (this.start >= Math.max(64, this.size)) {
+      this.ids = this.ids.slice(this.start);
+      this.values = this.values.slice(this.start);
+      this.start = 0;
     }
   }
 
