@@ -6,8 +6,8 @@
 // processes, and measures:
 //   1. memory per connection of one realtime process (RSS delta / clients);
 //   2. latency from "message sent" to "arrived at the client", for every client, of chat
-//      messages POSTed to chat (HTTP → PostgreSQL → Redis pub/sub → realtime → sockets) and
-//      of events published straight to Redis; target p99 < 250 ms;
+//      messages POSTed to chat (HTTP → PostgreSQL → Redis stream → realtime → sockets) and
+//      of events published straight to Redis (the kit's publisher); target p99 < 250 ms;
 //   3. delivery rate (messages handed to clients per second) for a burst of events with one
 //      realtime process holding all clients, then with two processes sharing them.
 // Clients connect directly to realtime, not through the gateway: the gateway tunnels an
@@ -188,7 +188,13 @@ const report = {
   generators: GENERATORS,
 };
 const pub = new Redis(REDIS_URL);
-const channel = `${prefix}svc:events`;
+// Through the kit's publisher, as chat and sites publish: the events stream (issue 15).
+const { createEventPublisher } = await import(`${root}packages/service-kit/dist/event-bus.js`);
+const events = createEventPublisher(pub, prefix);
+const publishBench = (mode) => {
+  const { event, payload } = benchEvent(mode);
+  return events.publish(event, payload);
+};
 let seq = 0;
 const benchEvent = (mode) => ({
   event: 'new_message',
@@ -241,7 +247,7 @@ try {
     });
     if (res.status !== 201) throw new Error(`POST /api/messages answered ${res.status}`);
     await sleep(GAP_MS);
-    await pub.publish(channel, JSON.stringify(benchEvent('publish')));
+    await publishBench('publish');
     await sleep(GAP_MS);
   }
   const cpuMs = cpuMsOf(a.child.pid) - cpuBefore;
@@ -277,7 +283,7 @@ try {
   async function burst(label, urls) {
     await collect();
     const t0 = nowMs();
-    for (let i = 0; i < BURST; i++) await pub.publish(channel, JSON.stringify(benchEvent('burst')));
+    for (let i = 0; i < BURST; i++) await publishBench('burst');
     const want = BURST * connectedNow;
     let total = 0;
     let last = t0;

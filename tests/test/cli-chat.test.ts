@@ -68,7 +68,7 @@ describe('svc chat through the real services', () => {
     expect(contents.filter((c: string) => c === 'first message')).toHaveLength(1);
   }, 60_000);
 
-  it('tail survives a realtime restart: close code 1012, then it reconnects and follows on', async () => {
+  it('tail survives a realtime restart: close code 1012, then it resumes (a message posted while down shows once) and follows on', async () => {
     const env = { SVC_BASE_URL: gateway.url };
     const tail = svc(['chat', 'tail', '--history', '0'], env);
     // Polls `check`; with `send`, posts that message now and then until it shows (posts are
@@ -96,6 +96,10 @@ describe('svc chat through the real services', () => {
     const port = realtime.port;
     expect(await realtime.stop()).toBe(0);
     await until(() => /connection closed \(1012\)/.test(tail.errors()), 'no 1012 close seen');
+    // Posted while no realtime runs: the reconnection resumes after tail's last event id, so
+    // this reaches tail from the stream's history (issue 15), exactly once.
+    const down = await svc(['chat', 'send', 'while down'], env).done;
+    expect(down.code).toBe(0);
 
     replacement = spawn(process.execPath, ['services/realtime/dist/main.js'], {
       cwd: ROOT,
@@ -119,6 +123,14 @@ describe('svc chat through the real services', () => {
     tail.child.kill('SIGINT');
     const res = await tail.done;
     expect(res.code).toBe(0);
+    const lines = res.stdout.split('\n');
+    const downAt = lines.findIndex((l) => l.endsWith(': while down'));
+    expect(downAt).toBeGreaterThan(lines.findIndex((l) => l.endsWith(': before restart')));
+    expect(lines.filter((l) => l.endsWith(': while down'))).toHaveLength(1);
+    expect(downAt).toBeLessThan(lines.findIndex((l) => l.endsWith(': after restart')));
+    // Nothing printed twice (entrance lines aside, every line is one message).
+    const chatLines = lines.filter((l) => /^\[\d\d:\d\d:\d\d\] [^*]/.test(l));
+    expect(new Set(chatLines).size).toBe(chatLines.length);
   }, 90_000);
 
   it('chat send refuses an empty message with exit 2 before calling the API', async () => {

@@ -1016,8 +1016,9 @@ describe('sites', () => {
 // ---- chat and realtime -----------------------------------------------------------------
 
 interface SocketEvent {
+  id?: string;
   event: string;
-  payload: { id?: string; messageId?: string };
+  payload: { id?: string; messageId?: string; error?: string };
 }
 
 /**
@@ -1033,13 +1034,13 @@ function serverMessageValidator() {
 }
 
 /** Opens /api/ws through the gateway and checks the 101 handshake against the contract. */
-async function openSocket(): Promise<{
+async function openSocket(query = ''): Promise<{
   socket: WebSocket;
   events: SocketEvent[];
   violations: string[];
 }> {
   const validate = serverMessageValidator();
-  const socket = new WebSocket(`${gateway.url.replace('http', 'ws')}/api/ws`);
+  const socket = new WebSocket(`${gateway.url.replace('http', 'ws')}/api/ws${query}`);
   const events: SocketEvent[] = [];
   const violations: string[] = [];
   socket.on('message', (data) => {
@@ -1066,7 +1067,7 @@ async function openSocket(): Promise<{
 }
 
 describe('chat and realtime', () => {
-  it('realtime: 101 handshake, 426 for a plain GET; new_message, like, site_update and pong as documented', async () => {
+  it('realtime: 101 handshake, 426 for a plain GET; new_message, like, site_update and pong as documented; resume by last_event_id, 4400 for a bad one', async () => {
     const plain = await call('/api/ws');
     expect(plain.status).toBe(426);
     const { socket, events, violations } = await openSocket();
@@ -1096,6 +1097,36 @@ describe('chat and realtime', () => {
       await seen('site_update', site.body.site.id);
       socket.send(JSON.stringify({ event: 'ping' }));
       await eventually(async () => (events.some((e) => e.event === 'pong') ? true : undefined));
+
+      // Resume through the gateway (issue 15): every event after the posted message's,
+      // in order, exactly once, with the same ids.
+      const withIds = events.filter((e) => e.id !== undefined);
+      const from = withIds.findIndex(
+        (e) => e.event === 'new_message' && e.payload.id === posted.body.message.id,
+      );
+      expect(from).toBeGreaterThanOrEqual(0);
+      const resumed = await openSocket(`?last_event_id=${withIds[from]!.id}`);
+      try {
+        const last = withIds[withIds.length - 1]!.id;
+        await eventually(async () =>
+          resumed.events.some((e) => e.id === last) ? true : undefined,
+        );
+        expect(resumed.events.slice(0, withIds.length - from - 1)).toEqual(
+          withIds.slice(from + 1),
+        );
+        expect(resumed.violations).toEqual([]);
+      } finally {
+        resumed.socket.close();
+      }
+      const refused = await openSocket('?last_event_id=not-an-id');
+      const closed = await new Promise<number>((resolve) =>
+        refused.socket.once('close', (code) => resolve(code)),
+      );
+      expect(closed).toBe(4400);
+      expect(refused.events).toEqual([
+        { event: 'error', payload: { error: expect.stringContaining('last_event_id') } },
+      ]);
+      expect(refused.violations).toEqual([]);
     } finally {
       socket.close();
     }

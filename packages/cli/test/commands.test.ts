@@ -521,4 +521,50 @@ describe('chat', () => {
     expect(new URL(api.requests[0]!.url, api.url).searchParams.get('limit')).toBe('5');
     expect(res.stderr).toMatch(/connection closed \(1012\); reconnecting in \d+ ms/);
   });
+
+  it('tail resumes after a restart from the last event id, and after a resync prints only the unseen messages', async () => {
+    api.on('GET /api/messages', { json: { messages: [message('m1', 'earlier')] } });
+    const first = api.nextSocket();
+    const tail = run(['chat', 'tail', '--json', '--count', '3', '--history', '5'], { env: env() });
+    const s1 = await first;
+    await new Promise<void>((resolve) => {
+      const check = () =>
+        api.requests.some((r) => r.path === '/api/messages') ? resolve() : setTimeout(check, 20);
+      check();
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    s1.send(
+      JSON.stringify({ id: '7-0', event: 'new_message', payload: message('m2', 'live one') }),
+    );
+    s1.send(
+      JSON.stringify({
+        id: '7-1',
+        event: 'like',
+        payload: { messageId: 'm2', fromUser: 'a', toUser: 'b' },
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const second = api.nextSocket();
+    s1.close(1012, 'service restart');
+    const s2 = await second;
+    // The history moved on meanwhile: m3 was missed, m1 and m2 were printed already.
+    api.on('GET /api/messages', {
+      json: {
+        messages: [message('m1', 'earlier'), message('m2', 'live one'), message('m3', 'missed')],
+      },
+    });
+    s2.send(JSON.stringify({ event: 'resync', payload: { reason: 'history_expired' } }));
+    await new Promise((r) => setTimeout(r, 200));
+    s2.send(JSON.stringify({ id: '9-0', event: 'new_message', payload: message('m4', 'after') }));
+    const res = await tail;
+    expect(res.code).toBe(0);
+    const lines = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.payload.content)).toEqual(['earlier', 'live one', 'missed', 'after']);
+    expect(res.stderr).toMatch(/re-reading recent messages/);
+    // The reconnection asked for the events after the last one seen (the like, 7-1).
+    expect(api.socketUrls.slice(-2)).toEqual(['/api/ws', '/api/ws?last_event_id=7-1']);
+  });
 });

@@ -108,8 +108,11 @@ export async function startFakeApi() {
   const wss = new WebSocketServer({ server, path: '/api/ws' });
   const sockets: WebSocket[] = [];
   const socketWaiters: Array<(s: WebSocket) => void> = [];
-  wss.on('connection', (s) => {
+  /** The request URL of each WebSocket connection (its query carries last_event_id). */
+  const socketUrls: string[] = [];
+  wss.on('connection', (s, req) => {
     sockets.push(s);
+    socketUrls.push(req.url ?? '');
     socketWaiters.splice(0).forEach((w) => w(s));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -124,6 +127,7 @@ export async function startFakeApi() {
     },
     nextSocket: () => new Promise<WebSocket>((resolve) => socketWaiters.push(resolve)),
     sockets,
+    socketUrls,
     close: () =>
       new Promise<void>((r) => {
         for (const s of wss.clients) s.terminate();

@@ -37,6 +37,8 @@ export {
 export {
   RECONNECT_CLOSE_CODES,
   WS_PATH,
+  WS_CLOSE_BAD_RESUME,
+  WS_RESUME_PARAM,
   subscribe,
   type RealtimeMessage,
   type SubscribeOptions,

@@ -2,14 +2,21 @@
 // after drops with exponential backoff and jitter, treats close code 1012 (Service Restart)
 // and the other "come back later" codes as a reason to reconnect, and detects a silent
 // half-open connection with an application ping (docs/decisions.md §6: `{event:"ping"}` → pong).
+// It resumes: each reconnection asks for the events after the last id it saw
+// (`?last_event_id=`), so a drop or a replica restart loses and repeats nothing; when the
+// server cannot resume (`resync`, or close 4400) onResync tells the caller to re-read.
 import type { ServerMessage } from '@svc/types';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import { toWebSocketUrl } from './query.js';
 
 export const WS_PATH = '/api/ws';
+/** The resume query parameter (@svc/types WS_RESUME_PARAM; copied: no runtime imports). */
+export const WS_RESUME_PARAM = 'last_event_id';
+/** The server refused the resume id (@svc/types WS_CLOSE_BAD_RESUME). */
+export const WS_CLOSE_BAD_RESUME = 4400;
 
-/** Events a subscriber sees (the pong of the keep-alive is handled here). */
-export type RealtimeMessage = Exclude<ServerMessage, { event: 'pong' }>;
+/** Events a subscriber sees (pong, resync and error are handled here). */
+export type RealtimeMessage = Exclude<ServerMessage, { event: 'pong' | 'resync' | 'error' }>;
 
 /**
  * What the subscription needs of a WebSocket. The default is the platform's global
@@ -41,8 +48,17 @@ export const RECONNECT_CLOSE_CODES: ReadonlySet<number> = new Set([
 ]);
 
 export interface SubscribeOptions extends BackoffOptions {
-  /** Called for every event (new_message, site_update, like). */
+  /** Called for every event (new_message, site_update, like, message_deleted). */
   onEvent: (message: RealtimeMessage) => void;
+  /**
+   * Events were missed and cannot be replayed (older than the server's history, or the
+   * server refused the resume id): re-read what you show. Live events follow.
+   */
+  onResync?: () => void;
+  /** Resume after reconnecting (default true); false: live events only, as before ids. */
+  resume?: boolean;
+  /** Start after this event id (e.g. saved by a previous run). */
+  lastEventId?: string;
   /** Connected (again); `reconnected` is false the first time. */
   onOpen?: (info: { reconnected: boolean }) => void;
   /** A connection closed; `willReconnect` tells whether another attempt follows. */
@@ -80,6 +96,8 @@ export interface Subscription {
   /** Resolves when the subscription has stopped (closed by you, or gave up). */
   readonly closed: Promise<{ code: number; reason: string }>;
   readonly state: 'connecting' | 'open' | 'waiting' | 'closed';
+  /** The id of the last event received: where the next connection resumes. */
+  readonly lastEventId: string | undefined;
 }
 
 const OPEN = 1;
@@ -96,7 +114,17 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
     );
   }
   const url = toWebSocketUrl(baseUrl, WS_PATH);
-  const shouldReconnect = options.shouldReconnect ?? ((code) => RECONNECT_CLOSE_CODES.has(code));
+  const resume = options.resume ?? true;
+  let lastEventId = options.lastEventId;
+  const urlNow = () =>
+    resume && lastEventId
+      ? `${url}${url.includes('?') ? '&' : '?'}${WS_RESUME_PARAM}=${encodeURIComponent(lastEventId)}`
+      : url;
+  const userShouldReconnect =
+    options.shouldReconnect ?? ((code: number) => RECONNECT_CLOSE_CODES.has(code));
+  // 4400: the resume id was refused; reconnect at once without it (handled in handleClose).
+  const shouldReconnect = (code: number) =>
+    (resume && code === WS_CLOSE_BAD_RESUME) || userShouldReconnect(code);
   const heartbeatMs = options.heartbeatIntervalMs ?? 25_000;
   const wanted = options.events ? new Set<string>(options.events) : undefined;
 
@@ -144,6 +172,11 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
       (options.maxAttempts === undefined || failures < options.maxAttempts);
     options.onClose?.({ code, reason, willReconnect: again });
     if (!again) return finish(code, reason);
+    if (resume && code === WS_CLOSE_BAD_RESUME) {
+      // The server's history does not know our id (it lost its data): start fresh.
+      lastEventId = undefined;
+      options.onResync?.();
+    }
     const delayMs = backoffDelay(failures, options, options.random);
     failures += 1;
     state = 'waiting';
@@ -157,7 +190,7 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
     state = 'connecting';
     let s: SocketLike;
     try {
-      s = new Ctor!(url) as SocketLike;
+      s = new Ctor!(urlNow()) as SocketLike;
     } catch {
       return handleClose(1006, 'connect failed');
     }
@@ -191,7 +224,10 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
       heardSincePing = true;
       const message = decode(ev.data);
       if (!message) return options.onInvalidMessage?.(ev.data);
-      if (message.event === 'pong') return;
+      if (message.event === 'pong' || message.event === 'error') return;
+      if (message.event === 'resync') return options.onResync?.();
+      // Every event moves the resume point, also those filtered out below.
+      if (typeof message.id === 'string') lastEventId = message.id;
       if (wanted && !wanted.has(message.event)) return;
       options.onEvent(message as RealtimeMessage);
     };
@@ -224,10 +260,13 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
     get state() {
       return state;
     },
+    get lastEventId() {
+      return lastEventId;
+    },
   };
 }
 
-function decode(data: unknown): { event: string; payload?: unknown } | undefined {
+function decode(data: unknown): { event: string; id?: unknown; payload?: unknown } | undefined {
   let text: string;
   if (typeof data === 'string') text = data;
   // The tag, not instanceof: the socket's ArrayBuffer may come from another realm.

@@ -4,7 +4,14 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import { subscribe, type RealtimeMessage, type Subscription } from '../src/index.js';
+import * as contract from '@svc/types';
+import {
+  WS_CLOSE_BAD_RESUME,
+  WS_RESUME_PARAM,
+  subscribe,
+  type RealtimeMessage,
+  type Subscription,
+} from '../src/index.js';
 
 interface Server {
   url: string;
@@ -290,5 +297,73 @@ describe('subscribe', () => {
     } finally {
       if (saved) g.WebSocket = saved;
     }
+  });
+});
+
+describe('subscribe: resume', () => {
+  const withId = (id: string, m: RealtimeMessage) => ({ id, ...m });
+
+  it('reconnects with ?last_event_id= of the last event, also one filtered out', async () => {
+    server = await startServer();
+    const events: string[] = [];
+    sub = subscribe(server.url, {
+      initialDelayMs: 10,
+      events: ['new_message'],
+      onEvent: (m) => events.push((m.payload as { id: string }).id),
+    });
+    const first = await server.connection(1);
+    expect(server.paths[0]).toBe('/api/ws');
+    first.send(JSON.stringify(withId('1700000000000-0', chat('m1'))));
+    first.send(
+      JSON.stringify({
+        id: '1700000000000-1',
+        event: 'like',
+        payload: { messageId: 'm1', fromUser: 'a', toUser: 'b' },
+      }),
+    );
+    await until(() => sub!.lastEventId === '1700000000000-1');
+    first.close(1012, 'service restart');
+    await server.connection(2);
+    expect(server.paths[1]).toBe('/api/ws?last_event_id=1700000000000-1');
+    expect(events).toEqual(['m1']);
+  });
+
+  it('resync reaches onResync, not onEvent; 4400 forgets the id, reports a resync and reconnects without it', async () => {
+    server = await startServer();
+    const events: unknown[] = [];
+    let resyncs = 0;
+    sub = subscribe(server.url, {
+      initialDelayMs: 10,
+      lastEventId: '5-0',
+      onEvent: (m) => events.push(m),
+      onResync: () => resyncs++,
+    });
+    const first = await server.connection(1);
+    expect(server.paths[0]).toBe('/api/ws?last_event_id=5-0');
+    first.send(JSON.stringify({ event: 'resync', payload: { reason: 'history_expired' } }));
+    await until(() => resyncs === 1);
+    first.send(JSON.stringify({ event: 'error', payload: { error: 'bad id' } }));
+    first.close(4400, 'bad id');
+    await server.connection(2);
+    expect(server.paths[1]).toBe('/api/ws');
+    expect(resyncs).toBe(2);
+    expect(events).toEqual([]);
+    expect(sub.state).not.toBe('closed');
+  });
+
+  it('copies the contract constants', () => {
+    expect(WS_RESUME_PARAM).toBe(contract.WS_RESUME_PARAM);
+    expect(WS_CLOSE_BAD_RESUME).toBe(contract.WS_CLOSE_BAD_RESUME);
+  });
+
+  it('resume: false never sends an id', async () => {
+    server = await startServer();
+    sub = subscribe(server.url, { initialDelayMs: 10, resume: false, onEvent: () => undefined });
+    const first = await server.connection(1);
+    first.send(JSON.stringify(withId('9-0', chat('m1'))));
+    await until(() => sub!.lastEventId === '9-0'); // still tracked, never sent
+    first.close(1012);
+    await server.connection(2);
+    expect(server.paths[1]).toBe('/api/ws');
   });
 });

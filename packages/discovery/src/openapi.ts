@@ -7,7 +7,14 @@ import {
   SESSION_COOKIE_NAME,
   ClientMessage,
   ServerMessage,
+  EVENT_HISTORY_MAX_EVENTS,
+  EVENT_HISTORY_MIN_AGE_MS,
+  EVENT_HISTORY_MIN_EVENTS,
+  EVENT_ID_PATTERN,
+  WS_CLOSE_BAD_RESUME,
+  WS_CLOSE_SERVICE_RESTART,
   WS_PATH,
+  WS_RESUME_PARAM,
   type AuthMode,
   type Endpoint,
   type EndpointResponse,
@@ -83,7 +90,8 @@ export const TAGS: ReadonlyArray<{ service: ServiceName; name: string; descripti
   {
     service: 'realtime',
     name: 'realtime',
-    description: 'The WebSocket channel of real-time events.',
+    description:
+      'The WebSocket channel of real-time events, each with an `id`; reconnect with `?last_event_id=` to resume.',
   },
   {
     service: 'gateway',
@@ -117,8 +125,16 @@ const DESCRIPTION = [
   '  256 open connections; a request on one more is answered 429 with `Retry-After` and closed.',
   '- **Request ids**: every response carries `X-Request-Id`.',
   `- **Real-time**: \`${WS_PATH}\` upgrades to a WebSocket without authentication; the server sends`,
-  '  `{ "event", "payload" }` messages (`new_message`, `site_update`, `like`; schema',
-  '  `ServerMessage`), pings every 30 s, and answers `{ "event": "ping" }` with a `pong`.',
+  '  `{ "id", "event", "payload" }` messages (`new_message`, `site_update`, `like`, `message_deleted`;',
+  '  schema `ServerMessage`), pings every 30 s, and answers `{ "event": "ping" }` with a `pong`.',
+  "  `id` is the event's place in one ordered stream, the same on every server (`<ms>-<seq>`; compare",
+  `  ms, then seq). **Resume**: connect to \`${WS_PATH}?${WS_RESUME_PARAM}=<id>\` with the last id seen to get`,
+  '  every later event, in order and exactly once, then the live ones. The history kept for this holds',
+  `  the newest ${EVENT_HISTORY_MIN_EVENTS.toLocaleString('en')} events or those of the last ${EVENT_HISTORY_MIN_AGE_MS / 60_000} minutes, whichever is more (at most`,
+  `  ${EVENT_HISTORY_MAX_EVENTS.toLocaleString('en')}); from an older id the first message is \`{ "event": "resync" }\`: re-read the lists you`,
+  '  show. A malformed id, or one newer than any event, gets `{ "event": "error", "payload": { "error" } }`',
+  `  and close code ${WS_CLOSE_BAD_RESUME}: reconnect without it and re-read. On close 1012 (server restart) reconnect after`,
+  '  a short random delay, with your last id.',
   '- Timestamps are ISO 8601 UTC strings.',
 ].join('\n');
 
@@ -175,6 +191,27 @@ const jsonSchema = (schema: z.ZodType) => {
 const WEBSOCKET_MESSAGES = {
   serverMessages: jsonSchema(ServerMessage),
   clientMessages: jsonSchema(ClientMessage),
+  resume: {
+    queryParameter: WS_RESUME_PARAM,
+    eventId: { pattern: EVENT_ID_PATTERN.source, order: 'milliseconds, then sequence, as numbers' },
+    description:
+      'Every event carries `id`. Reconnect with the last id seen: every later event is sent in order, exactly once, then live events. From an id older than the kept history the first message is `resync` (re-read what you show); a malformed or future id gets an `error` message and the close code below.',
+    history: {
+      minEvents: EVENT_HISTORY_MIN_EVENTS,
+      minAgeSeconds: EVENT_HISTORY_MIN_AGE_MS / 1000,
+      maxEvents: EVENT_HISTORY_MAX_EVENTS,
+      description:
+        'An event is kept while it is one of the newest minEvents or younger than minAgeSeconds, whichever keeps more, but never more than maxEvents.',
+    },
+    closeCodes: {
+      [WS_CLOSE_SERVICE_RESTART]:
+        'Server restart: reconnect after a short random delay, with the last id',
+      [WS_CLOSE_BAD_RESUME]:
+        'Resume id malformed or newer than any event: reconnect without it and re-read',
+      1009: 'A client frame over 1 KiB',
+      1013: 'The history could not be read (try again later, with the same id)',
+    },
+  },
 };
 
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {

@@ -166,7 +166,22 @@ describe('buildOpenApi', () => {
     const events = ws['x-websocket'].serverMessages.oneOf.map(
       (m: Json) => m.properties.event.const,
     );
-    expect(events).toEqual(['new_message', 'site_update', 'like', 'message_deleted', 'pong']);
+    expect(events).toEqual([
+      'new_message',
+      'site_update',
+      'like',
+      'message_deleted',
+      'pong',
+      'resync',
+      'error',
+    ]);
+    // Events carry their id; the resume parameter, the window and the close codes are stated.
+    expect(ws['x-websocket'].serverMessages.oneOf[0].properties.id.pattern).toBeDefined();
+    expect(ws['x-websocket'].resume).toMatchObject({
+      queryParameter: 'last_event_id',
+      history: { minEvents: 10_000, minAgeSeconds: 600 },
+      closeCodes: { 1012: expect.any(String), 4400: expect.any(String) },
+    });
   });
 
   it('uses only formats JSON Schema defines', () => {

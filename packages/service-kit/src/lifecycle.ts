@@ -53,6 +53,9 @@ export interface StartOptions {
   onServer?: (server: http.Server) => void | (() => Promise<unknown> | unknown);
 }
 
+/** Pending connections the kernel may queue for accept() (see startService). */
+export const LISTEN_BACKLOG = 4096;
+
 export async function startService(opts: StartOptions): Promise<RunningService> {
   const server = http.createServer(opts.handler);
   // Longer than typical load-balancer idle timeouts, so they close first.
@@ -61,10 +64,16 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const drain = opts.onServer?.(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => {
-      server.off('error', reject);
-      resolve();
-    });
+    // backlog: Node's default (511) overflows when thousands of clients reconnect at once
+    // (a realtime replica's clients after a restart): dropped SYNs are retried by the
+    // client's kernel after 1, 3, 7, 15 s. The kernel caps it at net.core.somaxconn.
+    server.listen(
+      { port: opts.port, host: opts.host ?? '0.0.0.0', backlog: LISTEN_BACKLOG },
+      () => {
+        server.off('error', reject);
+        resolve();
+      },
+    );
   });
   const port = (server.address() as { port: number }).port;
   const log = opts.logger;

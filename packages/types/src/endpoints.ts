@@ -1031,7 +1031,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: '/api/ws',
     service: 'realtime',
     operationId: 'openRealtimeChannel',
-    summary: 'WebSocket upgrade; server sends {event, payload} messages (no authentication)',
+    summary:
+      'WebSocket upgrade; server sends {id, event, payload} messages (no authentication); ?last_event_id=<id> resumes after that event',
     auth: 'none',
     ok: { 101: noContent('Switching Protocols to WebSocket') },
     errors: {

@@ -3,9 +3,44 @@ import { z } from 'zod';
 import { ChatMessage } from './chat.js';
 import { Site } from './sites.js';
 
-/** Redis pub/sub channel every service publishes RealtimeEvent JSON to; realtime fans it out. */
+/**
+ * Redis pub/sub channel that also carries each published RealtimeEvent (without its id), for
+ * observers such as tests and tools; realtime reads the stream below, not this channel.
+ */
 export const REDIS_EVENTS_CHANNEL = 'svc:events';
+/**
+ * The Redis Stream every service appends RealtimeEvent JSON to (the kit's event publisher):
+ * one ordered history, the same for every realtime replica. An entry's stream id
+ * (`<ms>-<seq>`) is the event's `id` on the socket.
+ */
+export const REDIS_EVENTS_STREAM = 'svc:events:stream';
+/**
+ * The kept history (the resume window): an event is kept while it is one of the newest
+ * EVENT_HISTORY_MIN_EVENTS or younger than EVENT_HISTORY_MIN_AGE_MS, whichever keeps more,
+ * but never more than EVENT_HISTORY_MAX_EVENTS (a hard memory bound: the 10 minutes hold
+ * as long as the channel carries under 166 events/s).
+ */
+export const EVENT_HISTORY_MIN_EVENTS = 10_000;
+export const EVENT_HISTORY_MIN_AGE_MS = 10 * 60 * 1000;
+export const EVENT_HISTORY_MAX_EVENTS = 100_000;
 export const WS_PATH = '/api/ws';
+/**
+ * Resume: connect to `/api/ws?last_event_id=<id>` with the `id` of the last event seen. The
+ * server sends every later event in order exactly once, then live events; if that id is older
+ * than the kept history it sends one `resync` event first (re-read what you show).
+ */
+export const WS_RESUME_PARAM = 'last_event_id';
+/**
+ * An event id: a Redis stream id `<ms>-<seq>`, decimal without leading zeros. Ids order
+ * events: compare ms, then seq.
+ */
+export const EVENT_ID_PATTERN = /^(0|[1-9][0-9]{0,19})-(0|[1-9][0-9]{0,19})$/;
+export const EventId = z.string().regex(EVENT_ID_PATTERN);
+/**
+ * Close code after an `error` event when `last_event_id` is malformed or newer than any
+ * event (the server's history was lost): reconnect without it and re-read what you show.
+ */
+export const WS_CLOSE_BAD_RESUME = 4400;
 export const WS_PING_INTERVAL_MS = 30_000;
 /**
  * Close code the server sends to every socket when a replica shuts down (1012 Service
@@ -57,7 +92,7 @@ export const MessageDeletedEvent = z.object({
 });
 export type MessageDeletedEvent = z.infer<typeof MessageDeletedEvent>;
 
-/** What services publish on REDIS_EVENTS_CHANNEL and realtime broadcasts unchanged. */
+/** What services publish (REDIS_EVENTS_STREAM) and realtime broadcasts with its `id`. */
 export const RealtimeEvent = z.discriminatedUnion('event', [
   NewMessageEvent,
   SiteUpdateEvent,
@@ -78,12 +113,37 @@ export type PongMessage = z.infer<typeof PongMessage>;
 export const ClientMessage = z.discriminatedUnion('event', [PingMessage]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
+/**
+ * Sent on resume when the requested id is older than the kept history: some events are
+ * gone, so the client re-reads the lists it shows; live events follow.
+ */
+export const ResyncMessage = z.object({
+  event: z.literal('resync'),
+  payload: z.object({ reason: z.literal('history_expired') }),
+});
+export type ResyncMessage = z.infer<typeof ResyncMessage>;
+
+/** Sent before closing with WS_CLOSE_BAD_RESUME: why the resume request was refused. */
+export const ErrorMessage = z.object({
+  event: z.literal('error'),
+  payload: z.object({ error: z.string() }),
+});
+export type ErrorMessage = z.infer<typeof ErrorMessage>;
+
+/**
+ * The `id` every event carries on the socket (pong, resync and error have none). Optional in
+ * the schema so a client written before ids keeps validating; the server always sends it.
+ */
+const id = { id: EventId.optional() };
+
 /** Everything the server may send on the socket. */
 export const ServerMessage = z.discriminatedUnion('event', [
-  NewMessageEvent,
-  SiteUpdateEvent,
-  LikeEvent,
-  MessageDeletedEvent,
+  NewMessageEvent.extend(id),
+  SiteUpdateEvent.extend(id),
+  LikeEvent.extend(id),
+  MessageDeletedEvent.extend(id),
   PongMessage,
+  ResyncMessage,
+  ErrorMessage,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;

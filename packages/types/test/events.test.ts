@@ -1,7 +1,11 @@
 import { describe, it, expect } from '@jest/globals';
 import {
   ClientMessage,
+  EVENT_HISTORY_MIN_AGE_MS,
+  EVENT_HISTORY_MIN_EVENTS,
+  EventId,
   REDIS_EVENTS_CHANNEL,
+  WS_RESUME_PARAM,
   RealtimeEvent,
   ServerMessage,
 } from '../src/events.js';
@@ -55,5 +59,47 @@ describe('realtime events', () => {
         payload: { messageId: 'm1', fromUser: 'a', toUser: 'b' },
       }).success,
     ).toBe(true);
+  });
+});
+
+describe('event ids and resume messages', () => {
+  it('accepts canonical stream ids only', () => {
+    for (const ok of ['0-0', '1700000000000-0', '1700000000000-12', '18446744073709551615-1'])
+      expect(EventId.safeParse(ok).success).toBe(true);
+    for (const bad of [
+      '',
+      '1',
+      '01-0',
+      '1-01',
+      '1-',
+      '-1',
+      'abc',
+      '1-2-3',
+      ' 1-0',
+      '1.5-0',
+      '123456789012345678901-0',
+    ])
+      expect(EventId.safeParse(bad).success).toBe(false);
+  });
+
+  it('server events may carry an id; resync and error are server messages', () => {
+    expect(
+      ServerMessage.safeParse({ id: '5-0', event: 'site_update', payload: { id: 's1' } }).success,
+    ).toBe(true);
+    expect(ServerMessage.safeParse({ event: 'site_update', payload: { id: 's1' } }).success).toBe(
+      true,
+    );
+    expect(
+      ServerMessage.safeParse({ id: 'x', event: 'site_update', payload: { id: 's1' } }).success,
+    ).toBe(false);
+    expect(
+      ServerMessage.safeParse({ event: 'resync', payload: { reason: 'history_expired' } }).success,
+    ).toBe(true);
+    expect(ServerMessage.safeParse({ event: 'error', payload: { error: 'bad id' } }).success).toBe(
+      true,
+    );
+    expect(WS_RESUME_PARAM).toBe('last_event_id');
+    expect(EVENT_HISTORY_MIN_EVENTS).toBeGreaterThanOrEqual(10_000);
+    expect(EVENT_HISTORY_MIN_AGE_MS).toBeGreaterThanOrEqual(600_000);
   });
 });

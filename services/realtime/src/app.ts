@@ -16,6 +16,8 @@ export interface AppDeps {
   redis: Redis;
   /** The pub/sub client: without it no event reaches anyone. */
   subscriber?: Redis;
+  /** False until the events stream loop knows where the stream ends (WS_RESUME). */
+  following?: () => boolean;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
 }
@@ -32,6 +34,8 @@ export function buildApp(deps: AppDeps): Express {
       ...(subscriber && {
         subscriber: async () => {
           if (subscriber.status !== 'ready') throw new Error('subscriber not connected');
+          if (deps.following && !deps.following())
+            throw new Error('events stream not followed yet');
         },
       }),
     },

@@ -22,6 +22,12 @@ export const configSchema = baseConfigSchema
     WS_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(64),
     /** How long shutdown waits for clients to answer the 1012 close before cutting them. */
     WS_CLOSE_GRACE_MS: z.coerce.number().int().min(0).default(3000),
+    /**
+     * true: events come from the Redis Stream with ids, clients may resume (last_event_id).
+     * false: today's pub/sub relay without ids or resume (a fallback, and the benchmark's
+     * baseline).
+     */
+    WS_RESUME: settings.bool(true),
     /** Timeout of the entrance call to chat (fire-and-forget). */
     ENTRANCE_TIMEOUT_MS: z.coerce.number().int().min(50).default(2000),
   })

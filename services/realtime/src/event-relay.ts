@@ -1,4 +1,5 @@
-// Redis pub/sub → every local client. Each replica subscribes to the kit's events channel,
+// WS_RESUME=false only: Redis pub/sub → every local client (no ids, no resume). Each replica
+// subscribes to the kit's events channel,
 // so an event published once by any service reaches every client of every replica.
 import { eventsChannel, type Logger, type Redis } from '@svc/service-kit';
 import { isRelayableEvent } from './domain/client-message.js';

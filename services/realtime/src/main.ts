@@ -5,6 +5,7 @@ import { configSchema } from './config.js';
 import { compileTrust } from './domain/client-ip.js';
 import { createEntranceReporter } from './entrance-reporter.js';
 import { startEventRelay } from './event-relay.js';
+import { createEventStream, type EventStream } from './event-stream.js';
 import { createHub } from './hub.js';
 import { createRealtimeMetrics } from './realtime-metrics.js';
 import { attachWebSocketServer } from './ws-server.js';
@@ -14,18 +15,35 @@ async function main(): Promise<void> {
   const rt = createRuntime('realtime', config);
   const metrics = createRealtimeMetrics(rt.metrics.registry);
   const hub = createHub({ maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES, metrics });
-  // Subscriber mode needs its own connection; it retries forever and re-subscribes.
+  // The blocking XREAD (or subscriber mode) needs its own connection; it retries forever.
   const subscriber = createRedis(config.REDIS_URL, rt.logger, {
     name: 'realtime-sub',
     forQueues: true,
   });
-  startEventRelay({
-    subscriber,
-    redisPrefix: config.REDIS_PREFIX,
-    hub,
-    logger: rt.logger,
-    metrics,
-  });
+  let stream: EventStream | undefined;
+  if (config.WS_RESUME) {
+    stream = createEventStream({
+      redis: rt.redis,
+      reader: subscriber,
+      redisPrefix: config.REDIS_PREFIX,
+      logger: rt.logger,
+      metrics,
+    });
+    stream.start(
+      (entry) => {
+        if (entry.data) hub.broadcast(entry.data, entry.id);
+      },
+      (frame) => hub.broadcast(frame),
+    );
+  } else {
+    startEventRelay({
+      subscriber,
+      redisPrefix: config.REDIS_PREFIX,
+      hub,
+      logger: rt.logger,
+      metrics,
+    });
+  }
   const entrance = createEntranceReporter({
     chatUrl: config.CHAT_URL,
     internalToken: config.INTERNAL_TOKEN,
@@ -38,19 +56,33 @@ async function main(): Promise<void> {
     metrics: rt.metrics,
     redis: rt.redis,
     subscriber,
+    ...(stream && { following: () => stream.following }),
     trustProxy: config.TRUSTED_PROXIES,
   });
   // disconnect, not quit: with the offline queue on, QUIT would wait for Redis forever.
-  await rt.serve(app, [{ name: 'subscriber', close: () => subscriber.disconnect() }], (server) =>
-    attachWebSocketServer(server, {
-      hub,
-      entrance,
-      trust: compileTrust(config.TRUSTED_PROXIES),
-      logger: rt.logger,
-      pingIntervalMs: config.WS_PING_INTERVAL_MS,
-      closeGraceMs: config.WS_CLOSE_GRACE_MS,
-      maxConnectionsPerIp: config.WS_MAX_CONNECTIONS_PER_IP,
-    }),
+  await rt.serve(
+    app,
+    [
+      {
+        name: 'subscriber',
+        close: () => {
+          stream?.stop();
+          subscriber.disconnect();
+        },
+      },
+    ],
+    (server) =>
+      attachWebSocketServer(server, {
+        hub,
+        entrance,
+        trust: compileTrust(config.TRUSTED_PROXIES),
+        logger: rt.logger,
+        pingIntervalMs: config.WS_PING_INTERVAL_MS,
+        closeGraceMs: config.WS_CLOSE_GRACE_MS,
+        maxConnectionsPerIp: config.WS_MAX_CONNECTIONS_PER_IP,
+        stream,
+        metrics,
+      }),
   );
 }
 

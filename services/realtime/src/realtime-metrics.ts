@@ -16,7 +16,7 @@ export function createRealtimeMetrics(registry?: Registry) {
     }),
     eventsReceived: new Counter({
       name: 'realtime_events_received_total',
-      help: 'Events received from Redis pub/sub, by whether they were relayed',
+      help: 'Events read from the events stream (or pub/sub with WS_RESUME=false), by whether they were relayed',
       labelNames: ['result'] as const,
       registers,
     }),
@@ -35,6 +35,23 @@ export function createRealtimeMetrics(registry?: Registry) {
       name: 'realtime_server_disconnects_total',
       help: 'Clients the server cut: slow (send buffer over the bound) or dead (missed a ping)',
       labelNames: ['reason'] as const,
+      registers,
+    }),
+    resumes: new Counter({
+      name: 'realtime_resumes_total',
+      help: 'Connections with last_event_id, by result: replayed, resync (id older than the history), refused (malformed or future id)',
+      labelNames: ['result'] as const,
+      registers,
+    }),
+    historyReads: new Counter({
+      name: 'realtime_history_reads_total',
+      help: 'History pages read for resuming clients, by source: memory (recent events) or redis',
+      labelNames: ['source'] as const,
+      registers,
+    }),
+    eventsReplayed: new Counter({
+      name: 'realtime_events_replayed_total',
+      help: 'Events sent from the history to resuming clients',
       registers,
     }),
     entranceReports: new Counter({

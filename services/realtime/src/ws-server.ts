@@ -9,13 +9,18 @@ import {
   WS_CLOSE_SERVICE_RESTART,
   WS_MAX_CLIENT_FRAME_BYTES,
   WS_PATH,
+  WS_RESUME_PARAM,
 } from '@svc/types';
 import type { Logger } from '@svc/service-kit';
 import { clientIp, type TrustFn } from './domain/client-ip.js';
 import { ConnectionCap } from './domain/connection-cap.js';
 import { isPing } from './domain/client-message.js';
+import { parseEventId } from './domain/event-id.js';
 import type { EntranceReporter } from './entrance-reporter.js';
+import type { EventStream } from './event-stream.js';
 import type { Hub } from './hub.js';
+import type { RealtimeMetrics } from './realtime-metrics.js';
+import { ERRORS, refuseResume, replay } from './resume.js';
 
 const PONG = Buffer.from(JSON.stringify({ event: 'pong', payload: {} }));
 
@@ -28,6 +33,19 @@ export interface WsServerOptions {
   closeGraceMs: number;
   /** Open sockets per client IP (0: no cap). */
   maxConnectionsPerIp: number;
+  /** The events stream; without it (WS_RESUME=false) last_event_id is ignored. */
+  stream?: EventStream;
+  metrics: RealtimeMetrics;
+}
+
+/** The resume request of an upgrade URL: absent, a well-formed id, or malformed. */
+function resumeRequest(url: string | undefined): { after?: string; malformed?: true } {
+  const query = (url ?? '').split('?')[1];
+  if (query === undefined) return {};
+  const raw = new URLSearchParams(query).get(WS_RESUME_PARAM);
+  if (raw === null) return {};
+  const after = parseEventId(raw);
+  return after ? { after } : { malformed: true };
 }
 
 /** Seconds a client refused for holding too many sockets is told to wait. */
@@ -53,14 +71,26 @@ export function attachWebSocketServer(server: http.Server, opts: WsServerOptions
   let closing = false;
   const cap = new ConnectionCap(opts.maxConnectionsPerIp);
 
-  function onConnection(ws: WebSocket, ip: string): void {
-    hub.add(ws);
+  function onConnection(ws: WebSocket, ip: string, url: string | undefined): void {
+    const resume = opts.stream ? resumeRequest(url) : {};
+    hub.add(ws, resume.after !== undefined);
     ws.on('error', () => undefined); // 'close' follows; nothing else to do
     ws.on('message', (data, isBinary) => {
       hub.touch(ws);
       if (!isBinary && isPing(data.toString())) hub.send(ws, PONG);
     });
     opts.entrance.report(ip);
+    if (resume.malformed) {
+      opts.metrics.resumes.inc({ result: 'refused' });
+      refuseResume(ws, ERRORS.malformed);
+    } else if (resume.after !== undefined && opts.stream) {
+      void replay(ws, resume.after, {
+        stream: opts.stream,
+        hub,
+        logger: opts.logger,
+        metrics: opts.metrics,
+      });
+    }
   }
 
   server.on('upgrade', (req, socket, head) => {
@@ -82,7 +112,7 @@ export function attachWebSocketServer(server: http.Server, opts: WsServerOptions
     }
     // The TCP socket closes when the WebSocket does, or when the handshake fails.
     socket.once('close', () => cap.release(ip));
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, ip));
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, ip, req.url));
   });
 
   const pinger = setInterval(() => hub.pingAll(), opts.pingIntervalMs);

@@ -26,12 +26,12 @@ afterAll(async () => {
 });
 
 /** Completes the WebSocket handshake on a raw socket, then never reads again. */
-function neverReadingClient(port: number): Promise<net.Socket> {
+function neverReadingClient(port: number, path = '/api/ws'): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
       socket.write(
-        'GET /api/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
       );
     });
     socket.once('data', (chunk) => {
@@ -74,6 +74,43 @@ describe('slow and dead clients', () => {
     expect(slowClosed).toBe(true);
     healthy.ws.close();
   }, 60_000);
+
+  it('cuts a resuming client that never reads: its replay stalls, held-back live events pass the bound', async () => {
+    const healthy = await connect(proc);
+    const before = await pub.publish(prefix, { event: 'like', payload: { n: -1 } });
+    // A history larger than the loopback buffers (≈ 36 MB): the replay cannot finish.
+    const payload = { id: 'big', content: 'x'.repeat(48 * 1024) };
+    for (let i = 0; i < 1000; i++)
+      await pub.publish(prefix, { event: 'site_update', payload: { ...payload, n: i } });
+    const cutsBefore = await metric(proc, 'realtime_server_disconnects_total', 'reason="slow"');
+    const slow = await neverReadingClient(proc.port, `/api/ws?last_event_id=${before}`);
+    let slowClosed = false;
+    slow.on('close', () => (slowClosed = true));
+    await sleep(1500); // the replay sends what the buffers take, then waits
+    let live = 0;
+    while (
+      live < 200 &&
+      (await metric(proc, 'realtime_server_disconnects_total', 'reason="slow"')) === cutsBefore
+    ) {
+      await pub.publish(prefix, {
+        event: 'site_update',
+        payload: { ...payload, n: 1000 + live++ },
+      });
+      await sleep(20);
+    }
+    // Two 48 KiB live events already pass the 64 KiB bound on what is held back.
+    expect(live).toBeLessThanOrEqual(5);
+    expect(await metric(proc, 'realtime_server_disconnects_total', 'reason="slow"')).toBe(
+      cutsBefore + 1,
+    );
+    slow.resume();
+    for (let i = 0; i < 50 && !slowClosed; i++) await sleep(100);
+    expect(slowClosed).toBe(true);
+    // The reading client on the same process got every event.
+    await healthy.waitFor((m) => m.payload.n === 1000 + live - 1, 15_000);
+    expect(healthy.messages).toHaveLength(1001 + live);
+    healthy.ws.close();
+  }, 90_000);
 
   it('drops a peer that stops answering protocol pings and keeps one that answers', async () => {
     const answering = await connect(pinging);

@@ -36,17 +36,18 @@ describe('realtime fan-out across replicas', () => {
       event: 'new_message',
       payload: { id: 'm1', type: 'chat', content: 'hi 你好', sender_name: 'x' },
     };
-    expect(await pub.publish(prefix, event)).toBe(2); // both replicas are subscribed
-    await pub.publish(prefix, {
+    const id1 = await pub.publish(prefix, event);
+    const id2 = await pub.publish(prefix, {
       event: 'like',
       payload: { messageId: 'm1', fromUser: 'a', toUser: 'b' },
     });
     for (const c of clients) await c.waitFor((m) => m.event === 'like');
     await sleep(200);
     for (const c of clients) {
+      // Each event carries its stream id, the same on both replicas.
       expect(c.messages).toEqual([
-        event,
-        { event: 'like', payload: { messageId: 'm1', fromUser: 'a', toUser: 'b' } },
+        { id: id1, ...event },
+        { id: id2, event: 'like', payload: { messageId: 'm1', fromUser: 'a', toUser: 'b' } },
       ]);
     }
     expect(await metric(a, 'realtime_connections')).toBe(2);
@@ -59,9 +60,11 @@ describe('realtime fan-out across replicas', () => {
     const before = c!.messages.length;
     await pub.publish(prefix, 'not json');
     await pub.publish(prefix, { event: 'x' });
-    await pub.publish(prefix, { event: 'site_update', payload: { id: 's1' } });
+    const id = await pub.publish(prefix, { event: 'site_update', payload: { id: 's1' } });
     await c!.waitFor((m) => m.event === 'site_update');
-    expect(c!.messages.slice(before)).toEqual([{ event: 'site_update', payload: { id: 's1' } }]);
+    expect(c!.messages.slice(before)).toEqual([
+      { id, event: 'site_update', payload: { id: 's1' } },
+    ]);
     expect(await metric(a, 'realtime_events_received_total', 'result="dropped"')).toBe(2);
   });
 

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { WebSocket, type ClientOptions } from 'ws';
-import { createLogger, createRedis, eventsChannel, type Redis } from '@svc/service-kit';
+import { createLogger, createRedis, eventsStream, type Redis } from '@svc/service-kit';
 import {
   TEST_REDIS_URL,
   spawnService,
@@ -34,7 +34,7 @@ export async function startRealtime(prefix: string, env: Record<string, string> 
 
 export interface TestClient {
   ws: WebSocket;
-  messages: Array<{ event: string; payload: Record<string, unknown> }>;
+  messages: Array<{ id?: string; event: string; payload: Record<string, unknown> }>;
   closed: Promise<{ code: number; reason: string }>;
   waitFor(
     pred: (m: TestClient['messages'][number]) => boolean,
@@ -85,17 +85,29 @@ export async function connect(
   };
 }
 
+/**
+ * Appends to the events stream as the kit's publisher does (XADD), but any body, so tests
+ * can also append malformed entries; resolves with the entry id.
+ */
 export function publisher(): {
   redis: Redis;
-  publish: (prefix: string, body: unknown) => Promise<number>;
+  publish: (prefix: string, body: unknown) => Promise<string>;
 } {
   const redis = createRedis(TEST_REDIS_URL, createLogger('pub', 'silent'), { forQueues: true });
   return {
     redis,
-    publish: (prefix, body) =>
-      redis.publish(eventsChannel(prefix), typeof body === 'string' ? body : JSON.stringify(body)),
+    publish: async (prefix, body) =>
+      (await redis.xadd(
+        eventsStream(prefix),
+        '*',
+        'm',
+        typeof body === 'string' ? body : JSON.stringify(body),
+      ))!,
   };
 }
+
+/** A message without its id (for comparing payloads). */
+export const withoutId = ({ id: _id, ...rest }: TestClient['messages'][number]) => rest;
 
 /** A counter or gauge value from a Prometheus text exposition. */
 export async function metric(proc: ServiceProcess, name: string, labels = ''): Promise<number> {

@@ -54,19 +54,45 @@ export function registerChat(program: Command, ctx: Context): void {
         let seen = 0;
         let printedHistory = false;
         const early: RealtimeMessage[] = [];
+        // Ids of the chat messages printed, so a re-read after a resync repeats none.
+        const shown = new Set<string>();
         const stop = () => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
           sub.close();
         };
+        const live = (e: RealtimeMessage): boolean => {
+          if (e.event === 'new_message') {
+            if (shown.has(e.payload.id)) return false;
+            shown.add(e.payload.id);
+          }
+          line(e);
+          if (opts.count !== undefined && ++seen >= opts.count) {
+            stop();
+            return true;
+          }
+          return false;
+        };
         // Subscribe first, then read history, so nothing posted in between is missed. The
-        // socket is Node's global WebSocket (Node ≥ 22).
+        // socket is Node's global WebSocket (Node ≥ 22). Reconnections resume after the last
+        // event (a replica restart loses and repeats nothing); if the server could not
+        // resume, the recent messages are re-read and the unseen ones printed.
         const sub = client.subscribe({
           events: opts.allEvents ? undefined : ['new_message'],
           onEvent: (e) => {
             if (!printedHistory) return void early.push(e);
-            line(e);
-            if (opts.count !== undefined && ++seen >= opts.count) stop();
+            live(e);
+          },
+          onResync: () => {
+            if (!printedHistory) return;
+            ctx.note('events were missed while disconnected; re-reading recent messages');
+            client.chat.list({ limit: 100 }).then(
+              (out) => {
+                for (const m of out.messages.filter((m) => !shown.has(m.id)))
+                  if (live({ event: 'new_message', payload: m })) return;
+              },
+              (err: unknown) => ctx.note(`could not re-read messages: ${String(err)}`),
+            );
           },
           onReconnecting: ({ attempt, delayMs, code }) =>
             ctx.note(
@@ -95,17 +121,12 @@ export function registerChat(program: Command, ctx: Context): void {
           : Promise.resolve([] as ChatMessage[]);
         history.then(
           (messages) => {
-            const shown = new Set<string>();
             for (const m of messages) {
               shown.add(m.id);
               line({ event: 'new_message', payload: m });
             }
             printedHistory = true;
-            for (const e of early) {
-              if (e.event === 'new_message' && shown.has(e.payload.id)) continue;
-              line(e);
-              if (opts.count !== undefined && ++seen >= opts.count) return stop();
-            }
+            for (const e of early) if (live(e)) return;
           },
           (err: unknown) => {
             stop();

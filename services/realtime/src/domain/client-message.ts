@@ -1,5 +1,6 @@
 // What the server does with a text frame from a client: only `{ "event": "ping" }` means
-// anything (docs/decisions.md §6); everything else is ignored.
+// anything (docs/decisions.md §6); everything else is ignored. And the shape of what it
+// sends: each stream entry once as `{ id, event, payload }`.
 import { ClientMessage } from '@svc/types';
 
 export function isPing(text: string): boolean {
@@ -12,21 +13,40 @@ export function isPing(text: string): boolean {
 }
 
 /**
- * A relayed pub/sub message is forwarded byte for byte; it must at least look like
- * `{ event: string, payload: object }` so clients never receive junk.
+ * A published event must at least look like `{ event: string, payload: object }` so clients
+ * never receive junk.
  */
 export function isRelayableEvent(raw: string): boolean {
+  return parseRelayable(raw) !== undefined;
+}
+
+function parseRelayable(raw: string): { event: string; payload: object } | undefined {
   try {
     const v = JSON.parse(raw) as { event?: unknown; payload?: unknown };
-    return (
+    if (
       typeof v === 'object' &&
       v !== null &&
       typeof v.event === 'string' &&
       v.event.length > 0 &&
       typeof v.payload === 'object' &&
       v.payload !== null
-    );
+    ) {
+      return { event: v.event, payload: v.payload };
+    }
   } catch {
-    return false;
+    /* not JSON */
   }
+  return undefined;
 }
+
+/** The frame of a stream entry, `{ id, event, payload }`, or undefined for a malformed one. */
+export function eventFrame(id: string, raw: string): string | undefined {
+  const v = parseRelayable(raw);
+  return v && JSON.stringify({ id, event: v.event, payload: v.payload });
+}
+
+export const resyncFrame = (): string =>
+  JSON.stringify({ event: 'resync', payload: { reason: 'history_expired' } });
+
+export const errorFrame = (error: string): string =>
+  JSON.stringify({ event: 'error', payload: { error } });
