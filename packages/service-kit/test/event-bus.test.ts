@@ -55,7 +55,8 @@ describe('event publisher', () => {
   it('ids grow in publish order across publishers', async () => {
     const key = `${prefix}order:`;
     const a = createEventPublisher(pub, key);
-    const other = sub.duplicate();
+    const other = createRedis(TEST_REDIS_URL, logger);
+    await waitForRedis(other);
     const b = createEventPublisher(other, key);
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) ids.push(await (i % 2 ? a : b).publish('like', { i }));
