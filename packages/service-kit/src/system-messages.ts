@@ -4,6 +4,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
+import { injectTraceContext } from './tracing.js';
 
 /** BullMQ's key prefix (its default is `bull`) under the deployment's REDIS_PREFIX. */
 export const queuePrefix = (redisPrefix: string) => `${redisPrefix}bull`;
@@ -25,7 +26,8 @@ export function createSystemMessageProducer(
   const queue = new Queue(SYSTEM_MESSAGE_QUEUE, { connection, prefix: queuePrefix(redisPrefix) });
   return {
     async post(job, opts) {
-      await queue.add(job.content_key, SystemMessageJob.parse(job), {
+      // With the active trace context (tracing on): chat's worker continues it.
+      await queue.add(job.content_key, injectTraceContext(SystemMessageJob.parse(job)), {
         jobId: opts?.jobId,
         attempts: 10,
         backoff: { type: 'exponential', delay: 1000 },
