@@ -54,7 +54,7 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { HttpInstrumentation } =
     require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { ExpressInstrumentation } =
+  const { ExpressInstrumentation, ExpressLayerType } =
     require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
   const { PgInstrumentation } =
     require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
@@ -75,10 +75,13 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
         // an object with numeric keys to add `traceparent`: the upgrade would be lost.
         ignoreOutgoingRequestHook: (options) => Array.isArray(options.headers),
       }),
-      new ExpressInstrumentation(),
+      // Handlers only: a span per middleware (body parser, request id, ...) was most of the
+      // spans and of the cost (bench/README.md, "Tracing").
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       // Pollers (outbox relays, BullMQ's blocking reads) would each start a trace of their own.
       new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // The command name only: arguments hold rate-limit keys (client IPs) and job payloads.
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (cmd) => cmd }),
       new UndiciInstrumentation({ requestHook: (_span, request) => dropTraceHeaders(request) }),
     ],
   });
