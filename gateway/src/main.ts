@@ -1,5 +1,6 @@
 // Process entry: settings, listen, graceful shutdown on SIGTERM/SIGINT.
-import { armShutdownDeadline } from '@svc/service-kit';
+import './instrument.js';
+import { armShutdownDeadline, stopTracing } from '@svc/service-kit';
 import { loadConfig } from './config.js';
 import { createGateway, createLogger } from './server.js';
 
@@ -37,7 +38,8 @@ function shutdown(signal: NodeJS.Signals): void {
   // close() cuts requests at SHUTDOWN_TIMEOUT_MS and gives upstream pools 1 s; past that
   // (something it does not bound), the kit's deadline ends the process.
   armShutdownDeadline(config.shutdownTimeoutMs + 2_000, logger, () => 'gateway close');
-  gateway.close().then(
+  // Then the spans still buffered (tracing on), within the same deadline.
+  gateway.close().then(stopTracing).then(
     () => process.exit(0),
     (err: unknown) => {
       logger.error({ err }, 'shutdown failed');

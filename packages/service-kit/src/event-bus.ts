@@ -2,6 +2,8 @@
 // Stream (docs/decisions.md §6). The stream id of the entry is the event's id: one order,
 // the same for every realtime replica, and a bounded history clients resume from. The same
 // JSON (without id) is also published on the pub/sub channel for observers (tests, tools).
+// With tracing on the JSON also carries the publisher's `traceparent`, which realtime strips
+// before delivering (docs/decisions.md §15).
 import type { Redis } from './redis.js';
 import {
   EVENT_HISTORY_MAX_EVENTS,
@@ -10,6 +12,7 @@ import {
   REDIS_EVENTS_CHANNEL,
   REDIS_EVENTS_STREAM,
 } from '@svc/types';
+import { injectTraceContext } from './tracing.js';
 
 export const EVENTS_CHANNEL = REDIS_EVENTS_CHANNEL;
 export const EVENTS_STREAM = REDIS_EVENTS_STREAM;
@@ -98,7 +101,7 @@ export function createEventPublisher(
       return r.svcAppendEvent!(
         stream,
         EVENTS_STREAM_FIELD,
-        JSON.stringify({ event, payload }),
+        JSON.stringify(injectTraceContext({ event, payload })),
         channel,
         history.minEvents,
         history.minAgeMs,

@@ -27,3 +27,4 @@ export * from './session-token.js';
 export * from './session-keys.js';
 export * from './jwt-keys.js';
 export * from './runtime.js';
+export * from './tracing.js';

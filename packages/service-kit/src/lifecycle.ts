@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { Logger } from './logger.js';
+import { stopTracing } from './tracing.js';
 
 export interface RunningService {
   server: http.Server;
@@ -136,6 +137,9 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
         if (outcome)
           log.warn({ err: outcome.error, step: resource.name }, 'error while closing a resource');
       }
+      // The spans still buffered (tracing on), within what is left of the timeout.
+      step = 'tracing export';
+      await within(stopTracing, deadline - Date.now());
       step = 'stopped';
       log.info('stopped');
     })());

@@ -10,6 +10,11 @@
 // - `job_outbox` (queue, job_name, job_id, payload): a job for any named queue the service
 //   hands the relay (startJobOutbox), e.g. sites' `scrape` jobs.
 //
+// Trace context (tracing on, tracing.ts): a system message row stores the writer's
+// `traceparent` in its column, a job row in its payload (so a `job_outbox` table needs no
+// column for it); the relay posts each row in a span continuing that context and puts its own
+// context into the job's data, where the worker continues it.
+//
 // Delivery is at least once: a row is deleted only after BullMQ has the job, and every job
 // has a deterministic id (the row's own `job_id`, else `<service>-<row id>`), so a re-post
 // after a crash between the two is dropped by BullMQ while the first job is still kept.
@@ -22,11 +27,15 @@ import type { Logger } from './logger.js';
 import type { Redis } from './redis.js';
 import { createSystemMessageProducer, type SystemMessageProducer } from './system-messages.js';
 import { inPgTransaction } from './pg-transaction.js';
+import { injectTraceContext, withExtractedContext, type TraceCarrier } from './tracing.js';
 
 /** The table every producing service creates in its own schema (see its migration). */
 export const SYSTEM_MESSAGE_OUTBOX_TABLE = 'system_message_outbox';
 
-/** The row insert, for services writing through raw SQL: parameters $1 key, $2 params. */
+/**
+ * The row insert, for services writing through raw SQL: parameters $1 key, $2 params. The
+ * table also has `traceparent TEXT` (NULL here: a writer that traces sets it, see sites).
+ */
 export const INSERT_SYSTEM_MESSAGE_SQL = `INSERT INTO ${SYSTEM_MESSAGE_OUTBOX_TABLE} (content_key, content_params) VALUES ($1, $2::jsonb)`;
 
 /**
@@ -131,6 +140,8 @@ interface OutboxSource<Row extends { id: string }> {
   metrics: MetricNames;
   /** Posts the row's job; false when the row can never be a valid job (it is dropped). */
   post(row: Row): Promise<boolean>;
+  /** Where the row keeps the writer's trace context. */
+  traceOf(row: Row): unknown;
 }
 
 function startOutboxRelay<Row extends { id: string }>(
@@ -155,7 +166,13 @@ function startOutboxRelay<Row extends { id: string }>(
       );
       for (const row of rows) {
         // A row that can never be a valid job would block nothing (it is deleted), but is logged.
-        const posted = await withTimeout(source.post(row), postTimeoutMs, 'Redis (queue)');
+        const posted = await withTimeout(
+          withExtractedContext(source.traceOf(row), `outbox relay ${source.table}`, () =>
+            source.post(row),
+          ),
+          postTimeoutMs,
+          'Redis (queue)',
+        );
         if (!posted) {
           opts.logger.error(
             { id: row.id, table: source.table },
@@ -229,9 +246,15 @@ function startOutboxRelay<Row extends { id: string }>(
  * `system_message_outbox_waiting`.
  */
 export function startSystemMessageOutbox(opts: OutboxOptions): SystemMessageOutbox {
-  return startOutboxRelay<{ id: string; content_key: string; content_params: unknown }>(opts, {
+  return startOutboxRelay<{
+    id: string;
+    content_key: string;
+    content_params: unknown;
+    traceparent: string | null;
+  }>(opts, {
     table: SYSTEM_MESSAGE_OUTBOX_TABLE,
-    columns: 'id::text AS id, content_key, content_params',
+    columns: 'id::text AS id, content_key, content_params, traceparent',
+    traceOf: (row) => row,
     metrics: {
       relayed: 'system_messages_relayed_total',
       failures: 'system_message_relay_failures_total',
@@ -266,6 +289,7 @@ export function startJobOutbox(opts: JobOutboxOptions): OutboxRelay {
   }>(opts, {
     table: JOB_OUTBOX_TABLE,
     columns: 'id::text AS id, queue, job_name, job_id, payload',
+    traceOf: (row) => row.payload,
     metrics: {
       relayed: 'outbox_jobs_relayed_total',
       failures: 'job_outbox_relay_failures_total',
@@ -275,7 +299,11 @@ export function startJobOutbox(opts: JobOutboxOptions): OutboxRelay {
     async post(row) {
       const target = Object.hasOwn(opts.queues, row.queue) ? opts.queues[row.queue] : undefined;
       if (!target) return false;
-      await target.queue.add(row.job_name, row.payload, {
+      // The relay's own context replaces the writer's (its span is the job's parent).
+      const data = isObject(row.payload)
+        ? injectTraceContext<TraceCarrier>({ ...row.payload })
+        : row.payload;
+      await target.queue.add(row.job_name, data, {
         ...target.options,
         jobId: row.job_id ?? `${opts.service}-${row.id}`,
       });
@@ -302,3 +330,6 @@ export function startSystemMessageRelay(
     },
   };
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);

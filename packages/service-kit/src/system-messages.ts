@@ -4,6 +4,7 @@
 import { Queue } from 'bullmq';
 import { Cluster, type Redis } from './redis.js';
 import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
+import { injectTraceContext } from './tracing.js';
 
 /**
  * BullMQ's key prefix (its default is `bull`) under the deployment's REDIS_PREFIX. BullMQ's
@@ -32,7 +33,8 @@ export function createSystemMessageProducer(
   const queue = new Queue(SYSTEM_MESSAGE_QUEUE, { connection, prefix: queuePrefix(redisPrefix, connection) });
   return {
     async post(job, opts) {
-      await queue.add(job.content_key, SystemMessageJob.parse(job), {
+      // With the active trace context (tracing on): chat's worker continues it.
+      await queue.add(job.content_key, injectTraceContext(SystemMessageJob.parse(job)), {
         jobId: opts?.jobId,
         attempts: 10,
         backoff: { type: 'exponential', delay: 1000 },

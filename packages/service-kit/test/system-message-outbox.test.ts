@@ -35,6 +35,7 @@ const DDL = `CREATE TABLE system_message_outbox (
   id BIGSERIAL PRIMARY KEY,
   content_key TEXT NOT NULL,
   content_params JSONB NOT NULL,
+  traceparent TEXT,
   created_at TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 CREATE TABLE job_outbox (

@@ -1,4 +1,5 @@
 // app-store process: configuration, wiring, listen, graceful shutdown.
+import './instrument.js';
 import {
   createPgPool,
   closeRedis,

@@ -2,6 +2,7 @@
 // search function through the connection's search_path).
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
 import type { App as AppRow } from './generated/prisma/client.js';
+import { currentTraceparent } from '@svc/service-kit';
 import type { AppBlockedParams, AppListItem, ReportReason, SubmitAppBody } from '@svc/types';
 import { reachesBlockThreshold } from './domain/report-threshold.js';
 import type { AppChanges } from './domain/app-update.js';
@@ -174,6 +175,7 @@ export function createAppStore(db: AppStoreDb, options: AppStoreOptions = {}) {
             data: {
               contentKey: 'app_blocked',
               contentParams: { slug, name: app.name } satisfies AppBlockedParams,
+              traceparent: currentTraceparent(),
             },
           });
         }

@@ -1,4 +1,5 @@
 // auth process: configuration, wiring, listen, graceful shutdown.
+import './instrument.js';
 import { createHash } from 'node:crypto';
 import {
   createPgAdapter,

@@ -1,5 +1,6 @@
 // chat process: configuration, wiring, listen, graceful shutdown. The system-message
 // worker (BullMQ) runs in this same process.
+import './instrument.js';
 import {
   createPgAdapter,
   createRedis,

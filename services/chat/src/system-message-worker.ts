@@ -4,7 +4,7 @@
 // failures with backoff (the producer sets attempts), and a malformed job fails for good.
 import { UnrecoverableError, Worker } from 'bullmq';
 import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
-import { queuePrefix, type Logger, type Redis } from '@svc/service-kit';
+import { queuePrefix, withExtractedContext, type Logger, type Redis } from '@svc/service-kit';
 import type { ChatRoom } from './chat-room.js';
 
 export function startSystemMessageWorker(deps: {
@@ -17,13 +17,15 @@ export function startSystemMessageWorker(deps: {
 }): Worker {
   const worker = new Worker(
     SYSTEM_MESSAGE_QUEUE,
-    async (job) => {
-      const parsed = SystemMessageJob.safeParse(job.data);
-      if (!parsed.success) throw new UnrecoverableError('malformed system message job');
-      // The job id is unique within the queue; its timestamp guards against a reset queue.
-      const message = await deps.room.system(parsed.data, `${job.id}-${job.timestamp}`);
-      return { messageId: message.id };
-    },
+    // In a span continuing the trace of the request that caused it (tracing on).
+    (job) =>
+      withExtractedContext(job.data, 'system message job', async () => {
+        const parsed = SystemMessageJob.safeParse(job.data);
+        if (!parsed.success) throw new UnrecoverableError('malformed system message job');
+        // The job id is unique within the queue; its timestamp guards against a reset queue.
+        const message = await deps.room.system(parsed.data, `${job.id}-${job.timestamp}`);
+        return { messageId: message.id };
+      }),
     {
       connection: deps.connection,
       prefix: queuePrefix(deps.redisPrefix, deps.connection),

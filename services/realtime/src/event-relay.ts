@@ -1,8 +1,9 @@
 // WS_RESUME=false only: Redis pub/sub → every local client (no ids, no resume). Each replica
 // subscribes to the kit's events channel,
 // so an event published once by any service reaches every client of every replica.
-import { eventsChannel, type Logger, type Redis } from '@svc/service-kit';
+import { eventsChannel, withExtractedContext, type Logger, type Redis } from '@svc/service-kit';
 import { isRelayableEvent } from './domain/client-message.js';
+import { stripTraceContext } from './domain/event-envelope.js';
 import type { Hub } from './hub.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
 
@@ -27,7 +28,9 @@ export function startEventRelay(deps: {
       return;
     }
     deps.metrics.eventsReceived.inc({ result: 'relayed' });
-    deps.hub.broadcast(Buffer.from(raw));
+    // The fan-out continues the publisher's trace (tracing on); clients get `{ event, payload }`.
+    const { message, trace } = stripTraceContext(raw);
+    withExtractedContext(trace, 'realtime fan-out', () => deps.hub.broadcast(Buffer.from(message)));
   });
   deps.subscriber.subscribe(channel).catch((err: Error) => {
     deps.logger.error({ err: err.message }, 'could not subscribe to the events channel');

@@ -3,7 +3,8 @@
 // hub; `readAfter` pages through the history for clients that resume. The newest entries the
 // loop read stay in memory (RecentEvents): a reconnect storm after a restart asks for the
 // last few seconds, which are served from there, with no Redis call and no re-framing.
-import { eventsStream, type Logger, type Redis } from '@svc/service-kit';
+import { eventsStream, withExtractedContext, type Logger, type Redis } from '@svc/service-kit';
+import { stripTraceContext } from './domain/event-envelope.js';
 import { checkResume, type ResumeCheck } from './domain/event-id.js';
 import { RecentEvents } from './domain/recent-events.js';
 import { eventFrame, resyncFrame } from './domain/client-message.js';
@@ -13,6 +14,8 @@ export interface StreamEntry {
   id: string;
   /** The client frame; undefined for a malformed entry (skipped, but it still has a place). */
   data: Buffer | undefined;
+  /** The publisher's trace context (tracing on), never part of the frame. */
+  trace?: { traceparent?: unknown; tracestate?: unknown };
 }
 
 export interface StreamPage {
@@ -33,7 +36,8 @@ function toEntry([id, fields]: XEntry, metrics: RealtimeMetrics): StreamEntry {
   const raw = fields[1];
   const frame = raw === undefined ? undefined : eventFrame(id, raw);
   metrics.eventsReceived.inc({ result: frame ? 'relayed' : 'dropped' });
-  return { id, data: frame === undefined ? undefined : Buffer.from(frame) };
+  const trace = raw === undefined ? undefined : stripTraceContext(raw).trace;
+  return { id, data: frame === undefined ? undefined : Buffer.from(frame), trace };
 }
 
 /** XINFO STREAM's flat reply → the two ids resuming needs ("0-0" for a missing stream). */
@@ -157,7 +161,8 @@ export function createEventStream(deps: {
                 cursor = e[0];
                 const entry = toEntry(e, deps.metrics);
                 recent.push(entry.id, entry.data);
-                onEntry(entry);
+                // The fan-out continues the publisher's trace (tracing on; else a plain call).
+                withExtractedContext(entry.trace, 'realtime fan-out', () => onEntry(entry));
               }
             }
           } catch (err) {

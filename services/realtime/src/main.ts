@@ -1,4 +1,5 @@
 // realtime process: configuration, wiring, listen, graceful shutdown. No database.
+import './instrument.js';
 import { createRedis, createRuntime, exitOnStartupError, loadConfig } from '@svc/service-kit';
 import { buildApp } from './app.js';
 import { configSchema } from './config.js';

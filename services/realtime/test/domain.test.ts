@@ -6,6 +6,7 @@ import { loadConfig } from '@svc/service-kit';
 import { clientIp, compileTrust } from '../src/domain/client-ip.js';
 import { ConnectionCap } from '../src/domain/connection-cap.js';
 import { isPing, isRelayableEvent } from '../src/domain/client-message.js';
+import { stripTraceContext } from '../src/domain/event-envelope.js';
 import { RecentIps } from '../src/domain/recent-ips.js';
 import { wouldOverflow } from '../src/domain/send-bound.js';
 import { configSchema } from '../src/config.js';
@@ -27,6 +28,20 @@ describe('client messages', () => {
     expect(isRelayableEvent('{"event":"x","payload":null}')).toBe(false);
     expect(isRelayableEvent('[]')).toBe(false);
     expect(isRelayableEvent('nope')).toBe(false);
+  });
+});
+
+describe('the trace context of an event', () => {
+  const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+  it('is taken off the envelope: clients get {event, payload} only', () => {
+    const raw = JSON.stringify({ event: 'site_update', payload: { id: 'a' }, traceparent });
+    const { message, trace } = stripTraceContext(raw);
+    expect(JSON.parse(message)).toEqual({ event: 'site_update', payload: { id: 'a' } });
+    expect(trace).toEqual({ traceparent, tracestate: undefined });
+  });
+  it('an envelope without one is relayed byte for byte', () => {
+    const raw = '{"event":"like","payload":{"messageId":"1"}}';
+    expect(stripTraceContext(raw)).toEqual({ message: raw });
   });
 });
 

@@ -1,4 +1,5 @@
 // sites process: configuration, wiring, listen, graceful shutdown.
+import './instrument.js';
 import {
   createIpHasher,
   createPgPool,

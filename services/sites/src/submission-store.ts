@@ -3,7 +3,8 @@
 // logged-in submitter's history row, the `site_submitted` chat message of a new site
 // (`system_message_outbox`), the request for its scrape (`job_outbox`, job id
 // `scrape-<site id>`) and, when the caller sent one, the Idempotency-Key and its answer.
-// The kit's outbox relays move the two outbox rows to BullMQ afterwards.
+// The kit's outbox relays move the two outbox rows to BullMQ afterwards, with the request's
+// trace context (tracing on) stored beside each.
 //
 // On the plain pool through the kit's `inPgTransaction` rather than Prisma's interactive
 // transaction: @prisma/adapter-pg 6.19 kept its pool client when the connection died inside
@@ -11,7 +12,7 @@
 // are hand-written SQL anyway.
 import type pg from 'pg';
 import type { SocialPlatform } from '@svc/types';
-import { inPgTransaction } from '@svc/service-kit';
+import { currentTraceparent, inPgTransaction } from '@svc/service-kit';
 import { IDEMPOTENCY_KEY_TTL_MS, type StoredAnswer } from './domain/idempotency-key.js';
 import { SITE_ROW_COLUMNS, type SiteRow } from './site-record.js';
 import { SCRAPE_JOB_ID_PREFIX, SCRAPE_QUEUE } from './worker/queues.js';
@@ -65,15 +66,16 @@ const SUBMIT_SQL = `
     ON CONFLICT (user_id, site_id) DO NOTHING
   ), announcement AS (
     -- Chat's site_submitted message of a new site.
-    INSERT INTO system_message_outbox (content_key, content_params)
-    SELECT 'site_submitted', jsonb_build_object('site_id', id, 'url', url, 'domain', domain)
+    INSERT INTO system_message_outbox (content_key, content_params, traceparent)
+    SELECT 'site_submitted', jsonb_build_object('site_id', id, 'url', url, 'domain', domain), $8::text
     FROM upsert WHERE inserted
   ), scrape AS (
     -- The scrape of a site not scraped yet (every such submit asks again: a job that is still
     -- known to BullMQ makes the request a no-op, one that was lost is queued again).
     INSERT INTO job_outbox (queue, job_name, job_id, payload)
     SELECT '${SCRAPE_QUEUE}', '${SCRAPE_QUEUE}', '${SCRAPE_JOB_ID_PREFIX}' || id,
-           jsonb_build_object('siteId', id)
+           -- The trace context travels in the job's payload (tracing on: $8 is set).
+           jsonb_build_object('siteId', id) || jsonb_strip_nulls(jsonb_build_object('traceparent', $8::text))
     FROM upsert WHERE "scrapeStatus" <> 'done'
   )
   SELECT * FROM upsert`;
@@ -123,6 +125,7 @@ export function createSubmissionStore(pool: pg.Pool) {
           site.profile?.platform ?? null,
           site.profile?.username ?? null,
           site.userId,
+          currentTraceparent(),
         ]);
         const { inserted, ...row } = rows[0]!;
         const answer = opts.answer(row as SiteRow, inserted);

@@ -1,4 +1,5 @@
 // translate process: configuration, wiring, listen, graceful shutdown. No database.
+import './instrument.js';
 import { createRuntime, exitOnStartupError, loadConfig } from '@svc/service-kit';
 import { createAnthropicTranslator } from './ai-translator.js';
 import { buildApp } from './app.js';

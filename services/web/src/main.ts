@@ -1,5 +1,6 @@
 // web process: settings, the server build, listen, graceful shutdown. No database: every
 // piece of data comes from the API through @svc/client.
+import './instrument.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {

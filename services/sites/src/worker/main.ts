@@ -1,6 +1,7 @@
 // sites worker process: configuration, wiring, the scrape and tag Workers, listen (probes
 // and metrics) and graceful shutdown, bounded whatever Redis and PostgreSQL are doing. Run
 // as many replicas as load needs: BullMQ hands each job to one of them.
+import './instrument.js';
 import type { Worker } from 'bullmq';
 import {
   createEventPublisher,

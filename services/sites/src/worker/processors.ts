@@ -3,7 +3,13 @@
 // A job whose process dies keeps its lock only until `lockDuration` runs out; another
 // worker's stalled-job check (every `stalledInterval`) then puts it back in the queue.
 import { Worker, type Job, type Queue } from 'bullmq';
-import { queuePrefix, type EventPublisher, type Logger, type Redis } from '@svc/service-kit';
+import {
+  queuePrefix,
+  withExtractedContext,
+  type EventPublisher,
+  type Logger,
+  type Redis,
+} from '@svc/service-kit';
 import type { SafeFetcher } from '@svc/safe-fetch';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { scrapeSite } from '../scrape/scrape-site.js';
@@ -42,7 +48,7 @@ export function startProcessors(deps: ProcessorDeps): Worker[] {
 
   const scrapeWorker = new Worker(
     SCRAPE_QUEUE,
-    async (job: Job) => {
+    traced('scrape job', async (job: Job) => {
       const { siteId } = ScrapeJobData.parse(job.data);
       return scrapeSite(
         {
@@ -55,20 +61,20 @@ export function startProcessors(deps: ProcessorDeps): Worker[] {
         siteId,
         { finalAttempt: isFinalAttempt(job) },
       );
-    },
+    }),
     { ...common, concurrency: deps.scrapeConcurrency },
   );
 
   const tagWorker = new Worker(
     TAG_QUEUE,
-    async (job: Job) => {
+    traced('tag job', async (job: Job) => {
       const { siteId } = TagJobData.parse(job.data);
       const result = await tagSite(
         { db: deps.db, events: deps.events, logger: log, ai: deps.ai },
         siteId,
       );
       return result ?? 'missing';
-    },
+    }),
     { ...common, concurrency: deps.tagConcurrency },
   );
 
@@ -88,6 +94,16 @@ export function startProcessors(deps: ProcessorDeps): Worker[] {
     );
   }
   return [scrapeWorker, tagWorker];
+}
+
+/** A processor whose every job runs in a span continuing the trace of whoever queued it. */
+function traced<T>(name: string, process: (job: Job) => Promise<T>): (job: Job) => Promise<T> {
+  return (job) =>
+    withExtractedContext(job.data, name, () => process(job), {
+      'messaging.system': 'bullmq',
+      'messaging.destination.name': job.queueName,
+      'messaging.message.id': job.id ?? '',
+    });
 }
 
 /** On its last attempt a scrape records the failure instead of throwing for a retry. */

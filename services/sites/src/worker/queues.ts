@@ -3,7 +3,7 @@
 // tenants that share one Redis never see each other's jobs.
 import { Queue, type JobsOptions } from 'bullmq';
 import { z } from 'zod';
-import { queuePrefix, type Redis } from '@svc/service-kit';
+import { injectTraceContext, queuePrefix, type Redis } from '@svc/service-kit';
 
 export const SCRAPE_QUEUE = 'scrape';
 export const TAG_QUEUE = 'tag';
@@ -58,7 +58,8 @@ export async function enqueueTag(queue: Queue, siteId: string): Promise<void> {
 }
 
 async function addOrRetry(queue: Queue, name: string, data: object, jobId: string): Promise<void> {
-  await queue.add(name, data, { ...JOB_OPTIONS, jobId });
+  // With the active trace context (tracing on): the worker's job span continues it.
+  await queue.add(name, injectTraceContext({ ...data }), { ...JOB_OPTIONS, jobId });
   if ((await queue.getJobState(jobId)) === 'failed')
     await (await queue.getJob(jobId))?.retry('failed');
 }

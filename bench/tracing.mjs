@@ -1,0 +1,289 @@
+#!/usr/bin/env node
+// The cost of tracing (README.md, "Tracing"): gateway and listing throughput with tracing off
+// and on (sampling 100 %, exporting over OTLP/HTTP to a receiver on loopback), in one run,
+// alternating off/on/10 % so all see the same machine. Starts the BUILT processes:
+//   gateway   GET /api/v1/apps through the gateway to a bare node:http stub (only the
+//             gateway traces: its server span, its proxy's client span, the export)
+//   listing   GET /api/v1/apps through the gateway to the real app-store (both trace: the
+//             server spans, express, the rate limiter's Redis call, PostgreSQL on cache misses)
+// The stacks are identical but for the OTEL_* settings; a third pair samples 10 % of new traces
+// (parentbased_traceidratio), what a busy production would run. The app-store reads a
+// schema `app_store_tracing_bench` (5,000 apps, dropped at the end). Goal: tracing on at most
+// 10 % lower than off. Writes bench/results/tracing-<date>.json.
+// Usage, from the repository root, after `pnpm build` (wrap in `flock /tmp/bench.lock`):
+//   node bench/tracing.mjs [--duration 8] [--warmup 2] [--rounds 2] [--connections 50]
+import { fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { seedApps } from './lib/app-store-seed.mjs';
+import { cpuMs } from './lib/process-cpu.mjs';
+import { HOST, freePort, waitFor } from './lib/processes.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SELF = fileURLToPath(import.meta.url);
+const requireGw = createRequire(path.join(ROOT, 'gateway', 'package.json'));
+const requireRoot = createRequire(path.join(ROOT, 'package.json'));
+const SCHEMA = 'app_store_tracing_bench';
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const GOAL = 0.9;
+/** off, on at 100 % (the goal's case), on sampling 10 % of new traces. */
+const TRACING = ['off', 'on', '10%'];
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+}
+
+// ---------------------------------------------------------------- child modes
+
+/** The gateway case's upstream: a 20-item JSON array per request, no tracing. */
+function runStub(port) {
+  const apps = Array.from({ length: 20 }, (_, i) => ({
+    id: `app_${i + 1}`,
+    slug: `app-${i + 1}`,
+    name: `App number ${i + 1}`,
+    description: 'A small app used by the tracing benchmark; its listing entry is of a realistic size.',
+    url: `https://app-${i + 1}.example.com`,
+  }));
+  const server = http.createServer((req, res) => {
+    req.resume();
+    const body = req.url === '/readyz' || req.url === '/healthz' ? '{"status":"ok"}' : JSON.stringify(apps);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, HOST, () => process.send?.('ready'));
+}
+
+/** An OTLP/HTTP receiver (a collector's stand-in): reads each export, answers 200, counts bytes. */
+function runReceiver(port) {
+  let exports = 0;
+  let bytes = 0;
+  const server = http.createServer((req, res) => {
+    req.on('data', (c) => (bytes += c.length));
+    req.on('end', () => {
+      if (req.url === '/stats') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ exports, bytes }));
+        return;
+      }
+      exports++;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  server.listen(port, HOST, () => process.send?.('ready'));
+}
+
+const mode = process.argv[2];
+if (mode === '--stub') runStub(Number(process.argv[3]));
+else if (mode === '--receiver') runReceiver(Number(process.argv[3]));
+else await main();
+
+// ---------------------------------------------------------------- main
+
+async function forkReady(args, children) {
+  const child = fork(SELF, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  children.push(child);
+  await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+  });
+  return child;
+}
+
+async function main() {
+  const duration = arg('duration', 8);
+  const warmup = arg('warmup', 2);
+  const rounds = arg('rounds', 2);
+  const connections = arg('connections', 50);
+  const autocannon = requireGw('autocannon');
+  const pg = new (requireRoot('pg').Client)({ connectionString: DATABASE_URL });
+  await pg.connect();
+  const redisPrefix = `bench:tracing:${randomBytes(4).toString('hex')}:`;
+  const children = [];
+  const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
+  process.on('exit', stopAll);
+
+  try {
+    await seedApps(pg, 5000, SCHEMA);
+    const stubPort = await freePort();
+    await forkReady(['--stub', String(stubPort)], children);
+    const receiverPort = await freePort();
+    await forkReady(['--receiver', String(receiverPort)], children);
+    const receiver = `http://${HOST}:${receiverPort}`;
+    const tracingOn = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver,
+      OTEL_TRACES_SAMPLER: 'always_on',
+    };
+    // What a busy production would run: a tenth of new traces kept, callers' decisions followed.
+    const tracingSampled = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    };
+
+    const start = async (dir, env, what) => {
+      const port = await freePort();
+      const child = spawn(process.execPath, ['dist/main.js'], {
+        cwd: path.join(ROOT, dir),
+        env: {
+          ...process.env,
+          LOG_LEVEL: 'info',
+          REDIS_URL,
+          REDIS_PREFIX: redisPrefix,
+          OTEL_EXPORTER_OTLP_ENDPOINT: '',
+          ...env,
+          PORT: String(port),
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      children.push(child);
+      await waitFor(`http://${HOST}:${port}/healthz`, child, what);
+      return { child, url: `http://${HOST}:${port}` };
+    };
+    const stacks = {};
+    for (const [name, env] of [
+      ['off', {}],
+      ['on', tracingOn],
+      ['10%', tracingSampled],
+    ]) {
+      const store = await start(
+        'services/app-store',
+        {
+          ...env,
+          NODE_ENV: 'development',
+          DATABASE_URL,
+          APP_STORE_DATABASE_URL: `${DATABASE_URL}?schema=${SCHEMA}`,
+          APP_STORE_RATE_LIMIT_SCALE: '1000000',
+        },
+        `app-store (tracing ${name})`,
+      );
+      const gwStub = await start(
+        'gateway',
+        { ...env, NODE_ENV: 'production', APP_STORE_URL: `http://${HOST}:${stubPort}` },
+        `gateway to the stub (tracing ${name})`,
+      );
+      const gwStore = await start(
+        'gateway',
+        { ...env, NODE_ENV: 'production', APP_STORE_URL: store.url },
+        `gateway to app-store (tracing ${name})`,
+      );
+      stacks[name] = { store, gwStub, gwStore };
+    }
+
+    const cases = [];
+    for (const tracing of TRACING) {
+      const s = stacks[tracing];
+      cases.push({ name: 'gateway', tracing, url: `${s.gwStub.url}/api/v1/apps`, pids: { gateway: s.gwStub.child.pid } });
+      cases.push({
+        name: 'listing',
+        tracing,
+        url: `${s.gwStore.url}/api/v1/apps`,
+        pids: { gateway: s.gwStore.child.pid, 'app-store': s.store.child.pid },
+      });
+    }
+    for (const c of cases) {
+      const res = await fetch(c.url);
+      if (res.status !== 200) throw new Error(`${c.name} (${c.tracing}): ${res.status}`);
+      await res.arrayBuffer();
+    }
+
+    console.log(
+      `load: ${connections} connections, ${warmup} s warm-up + ${duration} s per case, ${rounds} round(s), off/on alternating`,
+    );
+    const runs = [];
+    for (let round = 1; round <= rounds; round++) {
+      for (const name of ['gateway', 'listing']) {
+        for (const c of cases.filter((x) => x.name === name)) {
+          await autocannon({ url: c.url, connections, duration: warmup });
+          const cpu0 = Object.fromEntries(Object.entries(c.pids).map(([k, pid]) => [k, cpuMs(pid)]));
+          const r = await autocannon({ url: c.url, connections, duration });
+          const n = r.requests.total || 1;
+          const cpuUsPerReq = Object.fromEntries(
+            Object.entries(c.pids).map(([k, pid]) => [k, +(((cpuMs(pid) - cpu0[k]) * 1000) / n).toFixed(1)]),
+          );
+          const run = {
+            round,
+            case: c.name,
+            tracing: c.tracing,
+            rps: Math.round(r.requests.average),
+            p50: r.latency.p50,
+            p99: r.latency.p99,
+            failures: r.non2xx + r.errors + r.timeouts,
+            cpuUsPerReq,
+          };
+          runs.push(run);
+          console.log(
+            `round ${round}  ${c.name.padEnd(8)} tracing ${c.tracing.padEnd(4)} ${String(run.rps).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  cpu µs/req ${JSON.stringify(cpuUsPerReq)}` +
+              (run.failures ? `  failures ${run.failures}` : ''),
+          );
+        }
+      }
+    }
+    const received = await (await fetch(`${receiver}/stats`)).json();
+
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const summary = ['gateway', 'listing'].map((name) => {
+      const of = (tracing) => runs.filter((r) => r.case === name && r.tracing === tracing);
+      const rps = (tracing) => Math.round(mean(of(tracing).map((r) => r.rps)));
+      const cpu = (tracing) =>
+        Object.fromEntries(
+          Object.keys(of(tracing)[0].cpuUsPerReq).map((k) => [k, +mean(of(tracing).map((r) => r.cpuUsPerReq[k])).toFixed(1)]),
+        );
+      const off = rps('off');
+      const on = rps('on');
+      const sampled = rps('10%');
+      return {
+        case: name,
+        off,
+        on,
+        ratio: +(on / off).toFixed(3),
+        sampled,
+        sampledRatio: +(sampled / off).toFixed(3),
+        p99Off: +mean(of('off').map((r) => r.p99)).toFixed(1),
+        p99On: +mean(of('on').map((r) => r.p99)).toFixed(1),
+        cpuOff: cpu('off'),
+        cpuOn: cpu('on'),
+        cpuSampled: cpu('10%'),
+        failures: runs.filter((r) => r.case === name).reduce((a, r) => a + r.failures, 0),
+      };
+    });
+    console.log(
+      '\n| case | off req/s | on (100 %) req/s | on/off | 10 % sampled req/s | 10 %/off | p99 off / on ms | CPU µs/req off | on | 10 % |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---|---|---|');
+    const fmt = (cpu) => Object.entries(cpu).map(([k, v]) => `${k} ${v}`).join(', ');
+    for (const s of summary)
+      console.log(
+        `| ${s.case} | ${s.off} | ${s.on} | ${s.ratio} | ${s.sampled} | ${s.sampledRatio} | ${s.p99Off} / ${s.p99On} | ${fmt(s.cpuOff)} | ${fmt(s.cpuOn)} | ${fmt(s.cpuSampled)} |`,
+      );
+    console.log(`\nreceiver: ${received.exports} OTLP exports, ${(received.bytes / 1e6).toFixed(1)} MB`);
+    const machine = {
+      nproc: os.availableParallelism?.() ?? os.cpus().length,
+      cpu: os.cpus()[0]?.model,
+      node: process.version,
+      loadavgAtEnd: os.loadavg().map((x) => +x.toFixed(2)),
+    };
+    console.log(`machine: ${machine.nproc} CPUs (${machine.cpu}), node ${machine.node}, load average ${machine.loadavgAtEnd.join(' ')}`);
+    const missed = summary.filter((s) => s.ratio < GOAL || s.failures > 0);
+    console.log(missed.length === 0 ? `goal met (on >= ${GOAL} of off)` : `goal MISSED: ${missed.map((s) => s.case).join(', ')}`);
+
+    const out = path.join(ROOT, 'bench', 'results', `tracing-${new Date().toISOString().slice(0, 10)}.json`);
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(
+      out,
+      `${JSON.stringify({ date: new Date().toISOString(), machine, load: { connections, warmup, duration, rounds }, runs, summary, received }, null, 2)}\n`,
+    );
+    console.log(`results: ${path.relative(ROOT, out)}`);
+    process.exitCode = missed.length === 0 ? 0 : 1;
+  } finally {
+    stopAll();
+    await pg.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`).catch(() => {});
+    await pg.end();
+  }
+}

@@ -1,0 +1,63 @@
+// The tracing helpers with tracing off (nothing of OpenTelemetry loaded, every helper a no-op)
+// and on (a span continuing the carried context, injected into carriers and log lines). Each
+// case runs in its own process, as the SDK patches modules process-wide.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+
+const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+
+async function run(env: Record<string, string>) {
+  const { OTEL_EXPORTER_OTLP_ENDPOINT: _drop, ...inherited } = process.env;
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=development', 'test/fixtures/tracing-helpers.ts'],
+      { cwd: fileURLToPath(new URL('..', import.meta.url)), env: { ...inherited, ...env } },
+      (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
+    ),
+  );
+  const lines = stdout.split('\n').filter((l) => l.startsWith('{"'));
+  const json = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  return {
+    result: json.find((l) => 'result' in l)!.result as {
+      enabled: boolean;
+      inside: { injected: Record<string, unknown>; current: string | null; fields: object };
+      failed: string;
+      otelModules: number;
+    },
+    logLine: json.find((l) => l.msg === 'inside a span')!,
+  };
+}
+
+describe('tracing', () => {
+  it('off (no OTEL_EXPORTER_OTLP_ENDPOINT): nothing of OpenTelemetry is loaded and the helpers change nothing', async () => {
+    const { result, logLine } = await run({});
+    expect(result.enabled).toBe(false);
+    expect(result.otelModules).toBe(0);
+    expect(result.inside).toEqual({ injected: { a: 1 }, current: null, fields: {} });
+    expect(result.failed).toBe('no');
+    expect(logLine).not.toHaveProperty('trace_id');
+  }, 30_000);
+
+  it('on: the span continues the carried traceparent, carriers and log lines get its ids', async () => {
+    // The console exporter: no receiver needed (its output is not JSON lines).
+    const { result, logLine } = await run({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+      OTEL_TRACES_EXPORTER: 'console',
+    });
+    expect(result.enabled).toBe(true);
+    expect(result.otelModules).toBeGreaterThan(0);
+    const spanId = (result.inside.fields as { span_id: string }).span_id;
+    expect(result.inside.fields).toEqual({
+      trace_id: CALLER_TRACE,
+      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    // A child of the caller's span: same trace, its own span id.
+    expect(spanId).not.toBe('00f067aa0ba902b7');
+    expect(result.inside.current).toBe(`00-${CALLER_TRACE}-${spanId}-01`);
+    expect(result.inside.injected).toEqual({ a: 1, traceparent: result.inside.current });
+    expect(logLine).toMatchObject({ trace_id: CALLER_TRACE, span_id: spanId });
+    expect(result.failed).toBe('no');
+  }, 30_000);
+});
