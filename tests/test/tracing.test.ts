@@ -183,8 +183,8 @@ describe('one trace per site submission', () => {
       const update = await eventually(() =>
         messages.find((m) => m.event === 'site_update' && m.payload.id === site.id),
       );
-      // The public message shape is unchanged: realtime strips the trace context.
-      expect(Object.keys(update).sort()).toEqual(['event', 'payload']);
+      // The public message shape is unchanged (id, event, payload): realtime strips the trace context.
+      expect(Object.keys(update).sort()).toEqual(['event', 'id', 'payload']);
     } finally {
       socket.close();
     }
@@ -237,6 +237,13 @@ describe('one trace per site submission', () => {
     const sitesServer = find('sites', (s) => s.kind === SPAN_KIND.server)!;
     const proxyCall = trace().find((s) => s.spanId === sitesServer.parentSpanId)!;
     expect(proxyCall.service).toBe('gateway');
+    // No server span holds the caller's address (as the access log holds none).
+    const addresses = trace()
+      .filter((s) => s.kind === SPAN_KIND.server)
+      .flatMap((s) => Object.entries(s.attributes))
+      .filter(([k]) => /client|peer/.test(k))
+      .filter(([, v]) => typeof v === 'string' && /^(::ffff:)?127\.0\.0\.1$|^::1$/.test(v));
+    expect(addresses).toEqual([]);
   }, 60_000);
 
   it("log lines carry the trace_id and span_id of the active span (sites' access log)", () => {

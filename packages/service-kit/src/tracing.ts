@@ -74,6 +74,11 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
         // Headers given as a flat array (the gateway's WebSocket tunnel) would be turned into
         // an object with numeric keys to add `traceparent`: the upgrade would be lost.
         ignoreOutgoingRequestHook: (options) => Array.isArray(options.headers),
+        // No raw client address in a span, as in the access log (docs/decisions.md §13).
+        requestHook: (span, request) => {
+          if ('httpVersion' in request)
+            for (const key of CLIENT_ADDRESS_ATTRIBUTES) span.setAttribute(key, REDACTED);
+        },
       }),
       // Handlers only: a span per middleware (body parser, request id, ...) was most of the
       // spans and of the cost (bench/README.md, "Tracing").
@@ -92,6 +97,23 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   api = require('@opentelemetry/api') as Api;
   return true;
 }
+
+/**
+ * The attributes in which the http instrumentation records who called a server (old and
+ * stable semantic conventions); a server span keeps them only as `redacted`.
+ */
+const CLIENT_ADDRESS_ATTRIBUTES = [
+  'client.address',
+  'client.port',
+  'network.peer.address',
+  'network.peer.port',
+  'net.peer.ip',
+  'net.peer.port',
+  'net.sock.peer.addr',
+  'net.sock.peer.port',
+  'http.client_ip',
+] as const;
+const REDACTED = 'redacted';
 
 /** Exports the spans still buffered and stops the SDK (graceful shutdown); bounded by the caller. */
 export async function stopTracing(): Promise<void> {
