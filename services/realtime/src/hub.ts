@@ -72,6 +72,9 @@ export function createHub(opts: HubOptions) {
       const end = metrics.broadcastSeconds.startTimer();
       let delivered = 0;
       for (const [ws, state] of clients) {
+        // A cut client stays listed until its 'close' event: without this, every event of the
+        // same XREAD batch would cut (and count) a held-back client again.
+        if (ws.readyState !== ws.OPEN) continue;
         if (state.pending && id !== undefined) {
           state.pending.push({ id, data });
           state.pendingBytes += data.length;
