@@ -86,3 +86,40 @@ export async function probeAuditLogRoles(
     await admin.end();
   }
 }
+
+/** A probe reduced to what a test compares: each refusal as 'permission denied' (SQLSTATE
+ * 42501 with that message), 'allowed', or the other error's code and message. */
+export interface AuditLogProbeFacts {
+  privileges: AuditLogRoleProbe['privileges'];
+  appended: boolean;
+  changes: Record<keyof AuditLogRoleProbe['changes'], string>;
+}
+
+export function auditLogProbeFacts(probe: AuditLogRoleProbe): AuditLogProbeFacts {
+  const refusal = (e: { code: string; message: string } | null) =>
+    e === null
+      ? 'allowed'
+      : e.code === '42501' && e.message.includes('permission denied')
+        ? 'permission denied'
+        : `${e.code}: ${e.message}`;
+  return {
+    privileges: probe.privileges,
+    appended: probe.appended,
+    changes: {
+      UPDATE: refusal(probe.changes.UPDATE),
+      DELETE: refusal(probe.changes.DELETE),
+      TRUNCATE: refusal(probe.changes.TRUNCATE),
+    },
+  };
+}
+
+const readAndAppend = { SELECT: true, INSERT: true, UPDATE: false, DELETE: false, TRUNCATE: false };
+
+/** What `auditLogProbeFacts` gives for an append-only table: both roles may read and append,
+ * neither may change, and the service role's changes are refused for want of privilege. A
+ * service's test: `expect(auditLogProbeFacts(await probeAuditLogRoles(dir, url))).toEqual(AUDIT_LOG_APPEND_ONLY)`. */
+export const AUDIT_LOG_APPEND_ONLY: AuditLogProbeFacts = {
+  privileges: { owner: readAndAppend, service: readAndAppend },
+  appended: true,
+  changes: { UPDATE: 'permission denied', DELETE: 'permission denied', TRUNCATE: 'permission denied' },
+};

@@ -55,7 +55,13 @@ export { startFakeResend, type SentEmail } from './fake-resend.js';
 
 export { freePort, spawnService, waitForOk, type ServiceProcess } from './process-harness.js';
 export { deadRedis } from './dead-redis.js';
-export { probeAuditLogRoles, type AuditLogRoleProbe } from './audit-log-probe.js';
+export {
+  AUDIT_LOG_APPEND_ONLY,
+  auditLogProbeFacts,
+  probeAuditLogRoles,
+  type AuditLogProbeFacts,
+  type AuditLogRoleProbe,
+} from './audit-log-probe.js';
 export {
   startRedisCluster,
   type RedisClusterNode,

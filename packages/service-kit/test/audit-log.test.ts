@@ -19,6 +19,8 @@ import {
 import { HttpError } from '../src/errors.js';
 import { createPgPool } from '../src/prisma-adapter.js';
 import {
+  AUDIT_LOG_APPEND_ONLY,
+  auditLogProbeFacts,
   createTestDatabase,
   probeAuditLogRoles,
   TEST_DATABASE_URL,
@@ -133,8 +135,25 @@ describe('audit-log.ts', () => {
         code: '42501',
       });
     const probe = await probeAuditLogRoles(dir, TEST_DATABASE_URL);
-    expect(probe.appended).toBe(true);
-    expect(probe.privileges.service).toMatchObject({ INSERT: true, UPDATE: false, DELETE: false });
-    expect(Object.values(probe.changes).map((c) => c?.code)).toEqual(['42501', '42501', '42501']);
+    expect(auditLogProbeFacts(probe)).toEqual(AUDIT_LOG_APPEND_ONLY);
+  });
+
+  it('auditLogProbeFacts tells an append-only table from one a role may change', () => {
+    const all = { SELECT: true, INSERT: true, UPDATE: true, DELETE: true, TRUNCATE: true };
+    const changeable = auditLogProbeFacts({
+      privileges: { owner: all, service: all },
+      appended: true,
+      changes: {
+        UPDATE: null,
+        DELETE: { code: 'P0001', message: 'audit_log is append-only: DELETE is not allowed' },
+        TRUNCATE: { code: '42501', message: 'permission denied for table audit_log' },
+      },
+    });
+    expect(changeable.changes).toEqual({
+      UPDATE: 'allowed',
+      DELETE: 'P0001: audit_log is append-only: DELETE is not allowed',
+      TRUNCATE: 'permission denied',
+    });
+    expect(changeable).not.toEqual(AUDIT_LOG_APPEND_ONLY);
   });
 });
