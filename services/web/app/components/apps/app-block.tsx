@@ -6,8 +6,7 @@ import type { AppBlockInfo, AuthorAuditEntry } from '@svc/types';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useActionData, useFetcher } from 'react-router';
-import { dateTimeFormat } from '../../lib/intl';
-import { useRootData } from '../../root';
+import { When } from '../when';
 import { APPEAL_MAX, appealFailureKey, type AppealProblem } from './appeal';
 import { describeFailure, type Failure } from './errors';
 
@@ -15,12 +14,6 @@ import { describeFailure, type Failure } from './errors';
 export type AppealActionResult =
   | { intent: 'appeal'; ok: true }
   | { intent: 'appeal'; ok: false; problem?: AppealProblem; failure?: Failure };
-
-/** A date and time in UTC (the server and the browser write the same text). */
-export function When({ iso }: { iso: string }) {
-  const lang = useRootData()?.lang ?? 'en';
-  return <time dateTime={iso}>{`${dateTimeFormat(lang).format(new Date(iso))} UTC`}</time>;
-}
 
 /** The one-line state of a blocked app in the dashboard's list. */
 export function BlockLine({ block }: { block: AppBlockInfo | null }) {

@@ -8,7 +8,8 @@ import { Form, Link } from 'react-router';
 import type { Route } from './+types/audit';
 import { ApiError } from '@svc/client';
 import { AUDIT_PAGE_SIZE, AUDIT_SOURCES, AUDIT_TARGET_TYPES, auditFilterOf, auditHref } from './audit-sources';
-import { ModerationNav, moderationMeta, When } from './components';
+import { ModerationNav, moderationMeta } from './components';
+import { When } from '../../components/when';
 import { loaderFailure, readAudit, requireModerator } from './moderation.server';
 import css from './moderation.css?url';
 

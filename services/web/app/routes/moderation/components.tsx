@@ -1,10 +1,10 @@
 // What the moderation pages share: their navigation, titles (from route `meta`, no hooks),
-// status badges, times, the words for a form's outcome and the field messages.
+// status badges, the words for a form's outcome and the field messages.
 import { useTranslation } from 'react-i18next';
 import { NavLink, type MetaDescriptor } from 'react-router';
 import { describeFailure, type AnyT } from '../../components/apps/errors';
 import { pageMeta, rootOf } from '../../components/apps/meta';
-import { dateTimeFormat } from '../../lib/intl';
+import { utcText } from '../../components/when';
 import { useRootData } from '../../root';
 import type { Field, Problems } from './commands';
 import type { ActionResult } from './moderation.server';
@@ -55,12 +55,6 @@ export function StatusBadge({ status }: { status: string }) {
   return <span className={`status-badge status-${status}`}>{t(`developer.status.${status}`, { defaultValue: status })}</span>;
 }
 
-/** A date and time in UTC (the server and the browser write the same text). */
-export function When({ iso }: { iso: string }) {
-  const lang = useRootData()?.lang ?? 'en';
-  return <time dateTime={iso}>{utc(lang, iso)}</time>;
-}
-
 /** The message of one field's problem, if the last post of this form had one. */
 export function useFieldError(result: ActionResult | undefined, field: Field): string | undefined {
   const { t } = useTranslation('moderation');
@@ -78,10 +72,6 @@ function failureText(result: Extract<ActionResult, { ok: false }>, t: AnyT): str
     if (text) return text;
   }
   return describeFailure(f, t);
-}
-
-function utc(lang: string, iso: string): string {
-  return `${dateTimeFormat(lang).format(new Date(iso))} UTC`;
 }
 
 /** The outcome of a form's last post, spoken politely (success) or as an alert (failure). */
@@ -108,7 +98,7 @@ export function Outcome({ result, intents }: { result: ActionResult | undefined;
         text = t('outcome.delete-message.done', { id: mine.messageId });
         break;
       case 'mute-sender':
-        text = t(`outcome.mute-sender.${mine.senderKind}`, { id: mine.messageId, until: utc(lang, mine.until) });
+        text = t(`outcome.mute-sender.${mine.senderKind}`, { id: mine.messageId, until: utcText(lang, mine.until) });
         break;
     }
   } else if (mine) {

@@ -9,7 +9,8 @@ import { Link } from 'react-router';
 import type { Route } from './+types/queue';
 import { numberFormat } from '../../lib/intl';
 import { useRootData } from '../../root';
-import { ModerationNav, moderationMeta, StatusBadge, When } from './components';
+import { ModerationNav, moderationMeta, StatusBadge } from './components';
+import { When } from '../../components/when';
 import { loaderFailure, requireModerator } from './moderation.server';
 import css from './moderation.css?url';
 
