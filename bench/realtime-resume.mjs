@@ -14,20 +14,26 @@
 //      once with its last id while `--storm-live` more events are published; time until the
 //      last client received the last event of the gap (target < 10 s), and whether every
 //      client received exactly the gap + live ids, in order, once.
-import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { cpuMs } from './lib/process-cpu.mjs';
-import { freePort, sleep } from './lib/processes.mjs';
+import { sleep } from './lib/processes.mjs';
+import {
+  arg,
+  benchPublisher,
+  log,
+  metric,
+  nowMs,
+  r1,
+  rssKb,
+  startGenerators,
+  startService,
+  summary,
+} from './lib/realtime.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const CLIENTS = arg('clients', 10_000);
 const GENERATORS = arg('generators', 4);
 const ROUNDS = arg('rounds', 2);
@@ -40,8 +46,6 @@ const STORM_SPREAD_MS = arg('storm-spread', 0);
 const STORM_COLD = arg('storm-cold', 0) === 1;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `bench:rr:${randomBytes(4).toString('hex')}:`;
-const nowMs = () => performance.timeOrigin + performance.now();
-const log = (...a) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 
 const rtRequire = createRequire(`${root}services/realtime/package.json`);
 const { Redis } = rtRequire('ioredis');
@@ -49,70 +53,30 @@ const { createEventPublisher } = await import(`${root}packages/service-kit/dist/
 
 // ---- processes -----------------------------------------------------------------------------
 const children = [];
-async function startRealtime(resume) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    cwd: `${root}services/realtime`,
+const startRealtime = (resume) =>
+  startService('realtime', {
+    redisUrl: REDIS_URL,
+    prefix,
+    children,
     env: {
-      ...process.env,
-      NODE_ENV: 'test',
       LOG_LEVEL: 'error', // no chat here: the entrance reports' warnings would flood
-      REDIS_URL,
-      REDIS_PREFIX: prefix,
-      WS_MAX_CONNECTIONS_PER_IP: '0', // every generated client comes from 127.0.0.1
       WS_RESUME: String(resume),
       CHAT_URL: 'http://127.0.0.1:9', // no chat: entrance reports fail fast, ignored
-      PORT: String(port),
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
   });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { child, url, ws: `ws://127.0.0.1:${port}/api/ws` };
-    await sleep(100);
-  }
-  throw new Error('realtime did not become ready');
-}
 async function stop(p) {
   if (p.child.exitCode !== null) return;
   const exited = new Promise((r) => p.child.once('exit', r));
   p.child.kill('SIGTERM');
   await exited;
 }
-const rssKb = (pid) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
-async function metric(url, name, labels = '') {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
-  return line ? Number(line.split(' ').pop()) : 0;
-}
 
 // ---- generators ----------------------------------------------------------------------------
-const generators = [];
-for (let i = 0; i < GENERATORS; i++) {
-  const g = fork(`${root}bench/realtime-resume-clients.mjs`, {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  children.push(g);
-  await new Promise((resolve) => g.once('message', resolve));
-  generators.push(g);
-}
-const ask = (g, msg, type) =>
-  new Promise((resolve) => {
-    const on = (m) => {
-      if (m.type !== type) return;
-      g.off('message', on);
-      resolve(m);
-    };
-    g.on('message', on);
-    g.send(msg);
-  });
-const askAll = (msg, type) => Promise.all(generators.map((g) => ask(g, msg, type)));
+const { generators, ask, askAll } = await startGenerators(
+  `${root}bench/realtime-resume-clients.mjs`,
+  GENERATORS,
+  children,
+);
 const share = (i) => {
   const per = Math.ceil(CLIENTS / GENERATORS);
   return Math.max(0, Math.min(per, CLIENTS - i * per));
@@ -129,36 +93,10 @@ async function connectAll(url) {
   return ok;
 }
 
-const pct = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const r1 = (v) => Math.round(v * 10) / 10;
-function summary(xs) {
-  const s = Float64Array.from(xs).sort();
-  return {
-    n: s.length,
-    p50: r1(pct(s, 50)),
-    p90: r1(pct(s, 90)),
-    p99: r1(pct(s, 99)),
-    max: r1(s[s.length - 1]),
-  };
-}
-
 // ---- run -----------------------------------------------------------------------------------
 const pub = new Redis(REDIS_URL);
 const events = createEventPublisher(pub, prefix);
-let seq = 0;
-const publish = (mode) =>
-  events.publish('new_message', {
-    id: `bench-${seq}`,
-    type: 'chat',
-    content: `bench:${mode}:${seq++}:${nowMs()}`,
-    content_key: null,
-    content_params: null,
-    sender_name: 'Visitor from Tokyo #1A2B',
-    sender_location: 'JP|Tokyo',
-    like_count: 0,
-    created_at: new Date().toISOString(),
-  });
+const { publish } = benchPublisher(events);
 
 const report = {
   date: new Date().toISOString(),
@@ -273,11 +211,11 @@ try {
     resyncs: verified.reduce((s, r) => s + r.resyncs, 0),
     errors: verified.reduce((s, r) => s + r.errors, 0),
     historyReads: {
-      memory: await metric(b.url, 'realtime_history_reads_total', 'source="memory"'),
-      redis: await metric(b.url, 'realtime_history_reads_total', 'source="redis"'),
+      memory: await metric(b.opsUrl, 'realtime_history_reads_total', 'source="memory"'),
+      redis: await metric(b.opsUrl, 'realtime_history_reads_total', 'source="redis"'),
     },
-    eventsReplayed: await metric(b.url, 'realtime_events_replayed_total'),
-    slowDisconnects: await metric(b.url, 'realtime_server_disconnects_total', 'reason="slow"'),
+    eventsReplayed: await metric(b.opsUrl, 'realtime_events_replayed_total'),
+    slowDisconnects: await metric(b.opsUrl, 'realtime_server_disconnects_total', 'reason="slow"'),
     loadavg: os.loadavg().map(r1),
   };
   log('storm', report.storm);

@@ -13,20 +13,27 @@
 // Clients connect directly to realtime, not through the gateway: the gateway tunnels an
 // upgraded socket byte for byte, so through it every client would cost two more sockets on
 // this 2-CPU machine (one in, one out) and the generators would compete with it for CPU.
-import { execSync, fork, spawn } from 'node:child_process';
+import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { cpuMs as cpuMsOf } from './lib/process-cpu.mjs';
-import { freePort, sleep } from './lib/processes.mjs';
+import { sleep } from './lib/processes.mjs';
+import {
+  arg,
+  benchPublisher,
+  log,
+  metric,
+  nowMs,
+  pct,
+  rssKb,
+  startGenerators,
+  startService as startBuilt,
+  summary,
+} from './lib/realtime.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const CLIENTS = arg('clients', 10_000);
 const GENERATORS = arg('generators', 4);
 const LATENCY_EVENTS = arg('events', 20); // per mode
@@ -36,8 +43,6 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_test';
 const prefix = `bench:rt:${randomBytes(4).toString('hex')}:`;
-const nowMs = () => performance.timeOrigin + performance.now();
-const log = (...a) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 
 const rtRequire = createRequire(`${root}services/realtime/package.json`);
 const { Redis } = rtRequire('ioredis');
@@ -56,68 +61,15 @@ if (portHigh - portLow + 1 < CLIENTS + 1000) throw new Error('ephemeral port ran
 
 // ---- processes ---------------------------------------------------------------------------
 const children = [];
-async function startService(name, env) {
-  const port = await freePort();
-  // /metrics is on the private ops listener (docs/decisions.md §13).
-  const opsPort = await freePort();
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    cwd: `${root}services/${name}`,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      REDIS_URL,
-      REDIS_PREFIX: prefix,
-      // Every generated client comes from 127.0.0.1: lift the per-IP socket cap.
-      WS_MAX_CONNECTIONS_PER_IP: '0',
-      ...env,
-      PORT: String(port),
-      OPS_PORT: String(opsPort),
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { child, port, url, opsUrl: `http://127.0.0.1:${opsPort}` };
-    await sleep(100);
-  }
-  throw new Error(`${name} did not become ready`);
-}
-
-const rssKb = (pid) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
-async function metric(url, name, labels = '') {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
-  return line ? Number(line.split(' ').pop()) : 0;
-}
+const startService = (name, env) =>
+  startBuilt(name, { redisUrl: REDIS_URL, prefix, env, children });
 
 // ---- generators ----------------------------------------------------------------------------
-const generators = [];
-for (let i = 0; i < GENERATORS; i++) {
-  const g = fork(`${root}bench/realtime-clients.mjs`, {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  children.push(g);
-  await new Promise((resolve) => g.once('message', resolve));
-  generators.push(g);
-}
-const ask = (g, msg, type) =>
-  new Promise((resolve) => {
-    const on = (m) => {
-      if (m.type !== type) return;
-      g.off('message', on);
-      resolve(m);
-    };
-    g.on('message', on);
-    g.send(msg);
-  });
-const askAll = (msg, type) => Promise.all(generators.map((g) => ask(g, msg, type)));
+const { generators, ask, askAll } = await startGenerators(
+  `${root}bench/realtime-clients.mjs`,
+  GENERATORS,
+  children,
+);
 
 async function connectClients(urls) {
   const started = Date.now();
@@ -164,20 +116,6 @@ async function collect() {
   return { latencies, counts, delivered, firstAt, lastAt, closedByServer, open };
 }
 
-const pct = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-function summary(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const r = (v) => Math.round(v * 10) / 10;
-  return {
-    n: s.length,
-    p50: r(pct(s, 50)),
-    p90: r(pct(s, 90)),
-    p99: r(pct(s, 99)),
-    max: r(s[s.length - 1]),
-  };
-}
-
 // ---- run -----------------------------------------------------------------------------------
 const report = {
   date: new Date().toISOString(),
@@ -191,24 +129,7 @@ const pub = new Redis(REDIS_URL);
 // Through the kit's publisher, as chat and sites publish: the events stream (issue 15).
 const { createEventPublisher } = await import(`${root}packages/service-kit/dist/event-bus.js`);
 const events = createEventPublisher(pub, prefix);
-const publishBench = (mode) => {
-  const { event, payload } = benchEvent(mode);
-  return events.publish(event, payload);
-};
-let seq = 0;
-const benchEvent = (mode) => ({
-  event: 'new_message',
-  payload: {
-    id: `bench-${seq}`,
-    type: 'chat',
-    content: `bench:${mode}:${seq++}:${nowMs()}`,
-    content_key: null,
-    content_params: null,
-    sender_name: 'Visitor from Tokyo #1A2B',
-    sender_location: 'JP|Tokyo',
-    created_at: new Date().toISOString(),
-  },
-});
+const { publish: publishBench, nextSeq } = benchPublisher(events);
 
 const db = await createTestDatabase(`${root}services/chat/prisma/migrations`);
 try {
@@ -234,7 +155,7 @@ try {
   await collect();
   const cpuBefore = cpuMsOf(a.child.pid);
   for (let i = 0; i < LATENCY_EVENTS; i++) {
-    const s = seq++;
+    const s = nextSeq();
     const content = `bench:post:${s}:${nowMs()}`;
     // One client address per post (the gateway would forward it), so 10/min per IP holds.
     const res = await fetch(`${chat.url}/api/messages`, {
