@@ -121,5 +121,40 @@ const readAndAppend = { SELECT: true, INSERT: true, UPDATE: false, DELETE: false
 export const AUDIT_LOG_APPEND_ONLY: AuditLogProbeFacts = {
   privileges: { owner: readAndAppend, service: readAndAppend },
   appended: true,
-  changes: { UPDATE: 'permission denied', DELETE: 'permission denied', TRUNCATE: 'permission denied' },
+  changes: {
+    UPDATE: 'permission denied',
+    DELETE: 'permission denied',
+    TRUNCATE: 'permission denied',
+  },
+};
+
+type AuditChange = keyof AuditLogRoleProbe['changes'];
+
+/** UPDATE, DELETE and TRUNCATE on `audit_log` through `execute` (e.g. a Prisma client's
+ * `$executeRawUnsafe`, as the database's own role): the trigger's words for each refusal,
+ * else the error's message, or 'allowed'. */
+export async function auditLogTriggerRefusals(
+  execute: (sql: string) => PromiseLike<unknown>,
+): Promise<Record<AuditChange, string>> {
+  const attempt = async (sql: string) => {
+    try {
+      await execute(sql);
+      return 'allowed';
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      return /audit_log is append-only: \w+ is not allowed/.exec(message)?.[0] ?? message;
+    }
+  };
+  return {
+    UPDATE: await attempt(`UPDATE audit_log SET reason = 'rewritten'`),
+    DELETE: await attempt('DELETE FROM audit_log'),
+    TRUNCATE: await attempt('TRUNCATE audit_log'),
+  };
+}
+
+/** What `auditLogTriggerRefusals` gives when the triggers of AUDIT_LOG_MIGRATION_SQL stand. */
+export const AUDIT_LOG_TRIGGER_REFUSALS: Record<AuditChange, string> = {
+  UPDATE: 'audit_log is append-only: UPDATE is not allowed',
+  DELETE: 'audit_log is append-only: DELETE is not allowed',
+  TRUNCATE: 'audit_log is append-only: TRUNCATE is not allowed',
 };

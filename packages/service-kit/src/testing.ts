@@ -57,7 +57,9 @@ export { freePort, spawnService, waitForOk, type ServiceProcess } from './proces
 export { deadRedis } from './dead-redis.js';
 export {
   AUDIT_LOG_APPEND_ONLY,
+  AUDIT_LOG_TRIGGER_REFUSALS,
   auditLogProbeFacts,
+  auditLogTriggerRefusals,
   probeAuditLogRoles,
   type AuditLogProbeFacts,
   type AuditLogRoleProbe,

@@ -20,7 +20,9 @@ import { HttpError } from '../src/errors.js';
 import { createPgPool } from '../src/prisma-adapter.js';
 import {
   AUDIT_LOG_APPEND_ONLY,
+  AUDIT_LOG_TRIGGER_REFUSALS,
   auditLogProbeFacts,
+  auditLogTriggerRefusals,
   createTestDatabase,
   probeAuditLogRoles,
   TEST_DATABASE_URL,
@@ -155,5 +157,21 @@ describe('audit-log.ts', () => {
       TRUNCATE: 'permission denied',
     });
     expect(changeable).not.toEqual(AUDIT_LOG_APPEND_ONLY);
+  });
+
+  it('auditLogTriggerRefusals tells a statement that went through from the trigger refusing it', async () => {
+    const refusals = await auditLogTriggerRefusals(async (sql) => {
+      if (sql.startsWith('DELETE'))
+        throw new Error(
+          'Raw query failed. Message: `audit_log is append-only: DELETE is not allowed`',
+        );
+      if (sql.startsWith('TRUNCATE')) throw new Error('permission denied for table audit_log');
+    });
+    expect(refusals).toEqual({
+      UPDATE: 'allowed',
+      DELETE: AUDIT_LOG_TRIGGER_REFUSALS.DELETE,
+      TRUNCATE: 'permission denied for table audit_log',
+    });
+    expect(refusals).not.toEqual(AUDIT_LOG_TRIGGER_REFUSALS);
   });
 });
