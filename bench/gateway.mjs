@@ -255,6 +255,8 @@ async function main() {
       APP_STORE_URL: `http://${HOST}:${upstreamPort}`,
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',
+      // Production refuses to start without it (docs/decisions.md §13).
+      PUBLIC_BASE_URL: `http://${HOST}:${port}`,
     });
     await waitFor(`http://${HOST}:${port}/healthz`, child, 'gateway', { attempts: 100 });
     return { port, pid: child.pid };
