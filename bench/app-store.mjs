@@ -142,6 +142,8 @@ async function main() {
     const gateway = spawnChild(path.join(ROOT, 'gateway'), {
       PORT: String(gatewayPort),
       NODE_ENV: 'production',
+      // Production refuses to start without it (docs/decisions.md §13).
+      PUBLIC_BASE_URL: `http://${HOST}:${gatewayPort}`,
       APP_STORE_URL: `http://${HOST}:${storePort}`,
     });
     await waitFor(`http://${HOST}:${gatewayPort}/healthz`, gateway, 'gateway');

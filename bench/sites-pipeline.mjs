@@ -2,7 +2,8 @@
 // Sites pipeline benchmark: N submitted sites scraped (loopback pages that answer after
 // --page-delay ms) and tagged (loopback fake of the Anthropic Messages API, through the
 // real SDK) by W worker processes started as production starts them
-// (`node services/sites/dist/worker/main.js`). See README.md ("Sites pipeline").
+// (`node services/sites/dist/worker/main.js`), but with NODE_ENV=development (see the spawn).
+// See README.md ("Sites pipeline").
 // Usage, from the repository root, after
 // `pnpm --filter @svc/safe-fetch --filter @svc/service-kit --filter @svc/types --filter @svc/sites build`:
 //   flock /tmp/bench.lock node bench/sites-pipeline.mjs [--sites 1000] [--workers 2]
@@ -124,7 +125,10 @@ try {
       cwd: SITES,
       env: {
         ...process.env,
-        NODE_ENV: 'production',
+        // Not production: the workers scrape the loopback pages above, which takes
+        // OUTBOUND_ALLOW_HOSTS, refused at start in production (docs/decisions.md §13).
+        // NODE_ENV changes nothing else in the worker.
+        NODE_ENV: 'development',
         LOG_LEVEL: 'warn',
         PORT: String(port),
         SITES_DATABASE_URL: db.url,

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOST, freePort, waitFor } from './lib/processes.mjs';
+import { productionSettings } from './lib/production.mjs';
 import { BENCH_DATABASE_URL, BENCH_SCHEMA, seedSites } from './sites-seed.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -116,17 +117,23 @@ async function main() {
       const { cacheMs, countMs } = phase;
       const cases = CASES.filter((c) => phase.cases.includes(c.name));
       const sitesPort = await freePort();
+      const gatewayPort = await freePort();
+      // What production requires (IP_HASH_SECRET, PUBLIC_BASE_URL = this gateway), else both refuse to start.
+      const production = productionSettings({ publicBaseUrl: `http://${HOST}:${gatewayPort}` });
       const sites = start('services/sites/dist/main.js', {
+        ...production,
         PORT: String(sitesPort),
         DATABASE_URL: BENCH_DATABASE_URL,
         REDIS_PREFIX: 'bench:sites:',
         JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        IP_HASH_SECRET: 'bench-ip-hash-secret',
         SITES_LIST_CACHE_MS: String(cacheMs),
         SITES_COUNT_CACHE_MS: String(countMs),
       });
-      const gatewayPort = await freePort();
-      const gateway = start('gateway/dist/main.js', { PORT: String(gatewayPort), SITES_URL: `http://${HOST}:${sitesPort}` });
+      const gateway = start('gateway/dist/main.js', {
+        ...production,
+        PORT: String(gatewayPort),
+        SITES_URL: `http://${HOST}:${sitesPort}`,
+      });
       await waitFor(`http://${HOST}:${sitesPort}/readyz`, sites, 'sites');
       await waitFor(`http://${HOST}:${gatewayPort}/healthz`, gateway, 'gateway');
       const sample = await (await fetch(`http://${HOST}:${gatewayPort}/api/sites`)).json();

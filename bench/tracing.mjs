@@ -139,6 +139,8 @@ async function main() {
           OTEL_EXPORTER_OTLP_ENDPOINT: '',
           ...env,
           PORT: String(port),
+          // A gateway in production refuses to start without it (docs/decisions.md §13).
+          ...(dir === 'gateway' && { PUBLIC_BASE_URL: `http://${HOST}:${port}` }),
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       });

@@ -189,6 +189,8 @@ async function main() {
       TRANSLATE_URL: `http://${HOST}:${translatePort}`,
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',
+      // Production refuses to start without it (docs/decisions.md §13).
+      PUBLIC_BASE_URL: `http://${HOST}:${gatewayPort}`,
       NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS ?? '',
     });
     await waitFor(`http://${HOST}:${gatewayPort}/healthz`, gateway, 'gateway');
