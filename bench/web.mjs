@@ -47,9 +47,11 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startFakeResend } from '../packages/service-kit/dist/fake-resend.js';
 import { appsSeeded, seedApps } from './lib/app-store-seed.mjs';
 import { cpuMs } from './lib/process-cpu.mjs';
 import { HOST, freePort, sleep, waitFor } from './lib/processes.mjs';
+import { productionSettings } from './lib/production.mjs';
 import { BENCH_DATABASE_URL, seedSites } from './sites-seed.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -622,9 +624,9 @@ async function main() {
     JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   };
   const redisPrefix = `bench:web:${randomBytes(4).toString('hex')}:`;
-  const internalToken = randomBytes(16).toString('hex');
-  const ipHashSecret = randomBytes(16).toString('hex');
   const imageProvider = await startFakeImageProvider();
+  // Auth mails login codes only to this loopback fake (no page here logs in).
+  const resend = await startFakeResend();
 
   const children = new Map();
   const stopAll = () =>
@@ -678,39 +680,44 @@ async function main() {
       throw new Error('port collision, run again');
     const gatewayOrigin = `http://${HOST}:${port.gateway}`;
     const url = (p) => `http://${HOST}:${p}`;
+    // What production requires, else a process refuses to start (docs/decisions.md §13).
+    const production = productionSettings({
+      publicBaseUrl: gatewayOrigin,
+      resendBaseUrl: resend.baseUrl,
+    });
     start('auth', 'services/auth/dist/main.js', {
+      ...production,
       PORT: String(port.auth),
       AUTH_DATABASE_URL: authDb.url,
       JWT_PRIVATE_KEY: keys.JWT_PRIVATE_KEY,
       LOGIN_CODE_SECRET: randomBytes(16).toString('hex'),
     });
     start('app-store', 'services/app-store/dist/main.js', {
+      ...production,
       PORT: String(port.appStore),
       APP_STORE_DATABASE_URL: `${BENCH_DATABASE_URL}?schema=${APPS_SCHEMA}`,
     });
     start('sites', 'services/sites/dist/main.js', {
+      ...production,
       PORT: String(port.sites),
-      IP_HASH_SECRET: ipHashSecret,
-      PUBLIC_BASE_URL: gatewayOrigin,
       DAILY_BG_SOURCE_URL: imageProvider.sourceUrl,
     });
     start('chat', 'services/chat/dist/main.js', {
+      ...production,
       PORT: String(port.chat),
       CHAT_DATABASE_URL: chatDb.url,
-      IP_HASH_SECRET: ipHashSecret,
-      INTERNAL_TOKEN: internalToken,
     });
     start('realtime', 'services/realtime/dist/main.js', {
+      ...production,
       PORT: String(port.realtime),
       CHAT_URL: url(port.chat),
-      INTERNAL_TOKEN: internalToken,
     });
     start('gateway', 'gateway/dist/main.js', {
+      ...production,
       PORT: String(port.gateway),
       // Its /metrics is on the private ops listener (docs/decisions.md §13).
       OPS_PORT: String(port.gatewayOps),
       TRUST_PROXY: 'loopback',
-      PUBLIC_BASE_URL: gatewayOrigin,
       AUTH_URL: url(port.auth),
       APP_STORE_URL: url(port.appStore),
       SITES_URL: url(port.sites),
@@ -721,9 +728,8 @@ async function main() {
       TRANSLATE_URL: `http://${HOST}:9`,
     });
     const webEnv = {
+      ...production,
       PORT: String(port.web),
-      API_BASE_URL: gatewayOrigin,
-      PUBLIC_BASE_URL: gatewayOrigin,
       WEB_BUILD_DIR: webBuild.dir,
     };
     start('web', 'services/web/dist/main.js', webEnv);
@@ -1014,6 +1020,7 @@ async function main() {
       ),
     );
     await imageProvider.close();
+    await resend.close();
     const { Redis } = requireStore('ioredis');
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
     let cursor = '0';
