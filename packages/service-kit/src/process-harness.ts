@@ -1,18 +1,36 @@
 // Test support: a service entry point started as production starts it (its own Node
 // process) on a free port, polled until healthy, and stopped with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import net from 'node:net';
 
-/** A TCP port that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+// Ports for test processes come from below the kernel's ephemeral range (Linux: 32768–60999),
+// where neither listen(0) nor an outgoing connection ever lands, walked in order from a random
+// start: a port checked here cannot be handed by the kernel to another process before the
+// child binds it (which listen(0)-then-close allowed: a web process once found its port taken
+// by another test's ops listener). Test processes running at once (jest workers of several
+// packages) meet only if their walks overlap in time and place.
+const FIRST_PORT = 10_000;
+const PORT_COUNT = 22_000;
+let nextPort = FIRST_PORT + randomInt(PORT_COUNT);
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    // No host: the dual-stack wildcard, so a port anyone holds on any address is refused.
+    server.listen({ port, exclusive: true }, () => server.close(() => resolve(true)));
   });
+}
+
+/** A TCP port that was free a moment ago, from this process's walk below the ephemeral range. */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 200; tries++) {
+    const port = nextPort;
+    nextPort = nextPort + 1 >= FIRST_PORT + PORT_COUNT ? FIRST_PORT : nextPort + 1;
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port among 200 from ${nextPort - 200}`);
 }
 
 export interface ServiceProcess {
