@@ -179,19 +179,24 @@ export async function auditPageFor<T extends string>(
     if (err instanceof RangeError) throw badRequest('Invalid cursor');
     throw err;
   }
+  return { entries: page.items.map((e) => auditEntryView(e)), next_cursor: page.nextCursor };
+}
+
+/** One stored entry in the catalogue's shape; `actor` replaces the stored one (the author's view). */
+export function auditEntryView<A extends string = string>(
+  e: AuditEntry,
+  actor?: A,
+): Omit<AuditPageResponse['entries'][number], 'actor'> & { actor: A } {
   return {
-    entries: page.items.map((e) => ({
-      id: e.id,
-      at: e.at.toISOString(),
-      actor: e.actor,
-      action: e.action,
-      target_type: e.targetType,
-      target_id: e.targetId,
-      reason: e.reason,
-      before: e.before,
-      after: e.after,
-    })),
-    next_cursor: page.nextCursor,
+    id: e.id,
+    at: e.at.toISOString(),
+    actor: actor ?? (e.actor as A),
+    action: e.action,
+    target_type: e.targetType,
+    target_id: e.targetId,
+    reason: e.reason,
+    before: e.before,
+    after: e.after,
   };
 }
 

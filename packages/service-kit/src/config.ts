@@ -82,7 +82,10 @@ export const baseConfigSchema = z.object({
   REDIS_URL: z
     .string()
     .default('redis://127.0.0.1:6379')
-    .refine(isRedisUrl, 'must be redis://, rediss://, redis+cluster://h:p,h:p or redis+sentinel://h:p,h:p/<master name>'),
+    .refine(
+      isRedisUrl,
+      'must be redis://, rediss://, redis+cluster://h:p,h:p or redis+sentinel://h:p,h:p/<master name>',
+    ),
   /** Prefix of every Redis key, queue and channel: lets tests and tenants share one Redis. */
   REDIS_PREFIX: z.string().default(''),
   /**
@@ -98,3 +101,15 @@ export const baseConfigSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/** Used outside production only, so a dev machine needs no setup. */
+export const DEV_IP_HASH_SECRET = 'dev-only-ip-hash-secret';
+
+/** The key of stored client-IP hashes: IP_HASH_SECRET, required in production (else a dev default). */
+export function ipHashSecret(config: { NODE_ENV: string; IP_HASH_SECRET?: string }): string {
+  if (config.IP_HASH_SECRET) return config.IP_HASH_SECRET;
+  if (config.NODE_ENV === 'production') {
+    throw new ConfigError(['IP_HASH_SECRET is missing: a secret key is required in production']);
+  }
+  return DEV_IP_HASH_SECRET;
+}

@@ -1,7 +1,6 @@
 // app-store settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
 import {
-  ConfigError,
   SERVICES,
   baseConfigSchema,
   productionRequires,
@@ -40,14 +39,5 @@ export const configSchema = baseConfigSchema
 
 export type Config = z.infer<typeof configSchema>;
 
-/** Used outside production only, so a dev machine needs no setup. */
-export const DEV_IP_HASH_SECRET = 'dev-only-ip-hash-secret';
-
-/** The reporter-network hash key: IP_HASH_SECRET, required in production (else a dev default). */
-export function ipHashSecret(config: Pick<Config, 'NODE_ENV' | 'IP_HASH_SECRET'>): string {
-  if (config.IP_HASH_SECRET) return config.IP_HASH_SECRET;
-  if (config.NODE_ENV === 'production') {
-    throw new ConfigError(['IP_HASH_SECRET is missing: a secret key is required in production']);
-  }
-  return DEV_IP_HASH_SECRET;
-}
+// The IP hash key (and its development default) is the kit's, shared with chat's and tests.
+export { DEV_IP_HASH_SECRET, ipHashSecret } from '@svc/service-kit';

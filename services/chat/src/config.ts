@@ -1,10 +1,8 @@
 // chat settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
 import { DEV_INTERNAL_TOKEN } from '@svc/types';
-import { SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
-
-/** Used outside production when IP_HASH_SECRET is unset (production requires the setting). */
-const DEV_IP_HASH_SECRET = 'dev-ip-hash-secret';
+// DEV_IP_HASH_SECRET: used outside production when IP_HASH_SECRET is unset (production requires it).
+import { DEV_IP_HASH_SECRET, SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
 
 export const configSchema = baseConfigSchema
   .extend({

@@ -2,7 +2,6 @@
 // share the outbound, AI and database settings; each has its own port.
 import { z } from 'zod';
 import {
-  ConfigError,
   SERVICES,
   baseConfigSchema,
   productionRequires,
@@ -91,17 +90,8 @@ export const configSchema = baseConfigSchema
   .transform((c) => ({ ...c, PUBLIC_BASE_URL: c.PUBLIC_BASE_URL ?? DEV_PUBLIC_BASE_URL }));
 export type Config = z.infer<typeof configSchema>;
 
-/** Used outside production only, so a dev machine needs no setup. */
-export const DEV_IP_HASH_SECRET = 'dev-only-ip-hash-secret';
-
-/** The IP hash key: IP_HASH_SECRET, required in production (else a dev default). */
-export function ipHashSecret(config: Pick<Config, 'NODE_ENV' | 'IP_HASH_SECRET'>): string {
-  if (config.IP_HASH_SECRET) return config.IP_HASH_SECRET;
-  if (config.NODE_ENV === 'production') {
-    throw new ConfigError(['IP_HASH_SECRET is missing: a secret key is required in production']);
-  }
-  return DEV_IP_HASH_SECRET;
-}
+// The IP hash key (and its development default) is the kit's, shared with chat's and tests.
+export { DEV_IP_HASH_SECRET, ipHashSecret } from '@svc/service-kit';
 
 const positiveInt = (fallback: number, max: number) =>
   z.coerce.number().int().min(1).max(max).default(fallback);

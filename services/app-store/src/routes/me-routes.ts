@@ -8,7 +8,7 @@ import {
   type AppealResponse,
   type AuthorAuditPageResponse,
 } from '@svc/types';
-import { badRequest, conflict, notFound } from '@svc/service-kit';
+import { auditEntryView, badRequest, conflict, notFound } from '@svc/service-kit';
 import { actorForAuthor } from '../audit/index.js';
 import type { AuthorStore } from '../author-store.js';
 import { callerOf, type AuthRequirement } from '../authentication.js';
@@ -77,17 +77,9 @@ export function meRoutes(
     }
     if (!found) throw notFound(ERROR_MESSAGES.appNotFound);
     const body: AuthorAuditPageResponse = {
-      entries: found.page.items.map((e) => ({
-        id: e.id,
-        at: e.at.toISOString(),
-        actor: actorForAuthor(e.actor, found.authorId),
-        action: e.action,
-        target_type: e.targetType,
-        target_id: e.targetId,
-        reason: e.reason,
-        before: e.before,
-        after: e.after,
-      })),
+      entries: found.page.items.map((e) =>
+        auditEntryView(e, actorForAuthor(e.actor, found.authorId)),
+      ),
       next_cursor: found.page.nextCursor,
     };
     res.json(body);
