@@ -42,6 +42,8 @@ function connectionTokens(value: string | string[] | undefined): Set<string> | u
  * (Host, Cookie, Authorization... untouched, original case and order) minus hop-by-hop and
  * forwarding headers, plus the gateway's X-Request-Id and X-Forwarded-*.
  * `keepUpgrade` keeps Connection/Upgrade (the WebSocket handshake needs them).
+ * `traceparent` (tracing on) replaces the caller's: the upstream's span is the child of the
+ * gateway's server span, which is the caller's child (`tracestate` is passed on as is).
  */
 export function upstreamRequestHeaders(
   rawHeaders: string[],
@@ -49,6 +51,7 @@ export function upstreamRequestHeaders(
   requestId: string,
   client: ClientInfo,
   keepUpgrade = false,
+  traceparent?: string,
 ): string[] {
   const listed = connectionTokens(connection);
   const out: string[] = [];
@@ -61,8 +64,10 @@ export function upstreamRequestHeaders(
     }
     if (HOP_BY_HOP.has(lower) || GATEWAY_OWNED.has(lower) || lower.startsWith('x-forwarded-')) continue;
     if (listed !== undefined && listed.has(lower)) continue;
+    if (traceparent !== undefined && lower === 'traceparent') continue;
     out.push(name, rawHeaders[i + 1] as string);
   }
+  if (traceparent !== undefined) out.push('traceparent', traceparent);
   out.push('x-request-id', requestId, 'x-forwarded-for', client.ip, 'x-forwarded-proto', client.proto);
   if (client.host !== undefined) out.push('x-forwarded-host', client.host);
   return out;

@@ -59,6 +59,7 @@ export interface HttpProxy {
     client: ClientInfo,
     startedAt: number,
     extra?: readonly string[],
+    traceparent?: string,
   ): void;
   /** GET <upstream>/readyz within timeoutMs: true on a 2xx. */
   probe(name: UpstreamName, path: string, timeoutMs: number): Promise<boolean>;
@@ -230,6 +231,7 @@ export function createHttpProxy(options: HttpProxyOptions): HttpProxy {
     startedAt: number,
     body: Buffer | null,
     extra: readonly string[] | undefined,
+    traceparent: string | undefined,
   ): void {
     const pool = pools.get(route.upstream) as Pool;
     const handler = new ProxyHandler(shared, res, route, requestId, startedAt, extra);
@@ -237,7 +239,7 @@ export function createHttpProxy(options: HttpProxyOptions): HttpProxy {
       {
         method: req.method as string,
         path: req.url as string,
-        headers: upstreamRequestHeaders(req.rawHeaders, req.headers.connection, requestId, client),
+        headers: upstreamRequestHeaders(req.rawHeaders, req.headers.connection, requestId, client, false, traceparent),
         body,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -270,14 +272,14 @@ export function createHttpProxy(options: HttpProxyOptions): HttpProxy {
   }
 
   return {
-    forward(req, res, route, requestId, client, startedAt, extra) {
+    forward(req, res, route, requestId, client, startedAt, extra, traceparent) {
       if (!hasBody(req)) {
-        dispatch(req, res, route, requestId, client, startedAt, null, extra);
+        dispatch(req, res, route, requestId, client, startedAt, null, extra, traceparent);
         return;
       }
       readBody(req, options.body, (body) => {
         if (typeof body === 'string') refuse(res, route, requestId, startedAt, body, extra);
-        else dispatch(req, res, route, requestId, client, startedAt, body, extra);
+        else dispatch(req, res, route, requestId, client, startedAt, body, extra, traceparent);
       });
     },
 

@@ -2,4 +2,5 @@
 // before any instrumented package is loaded (service-kit/src/tracing.ts).
 import { startTracing } from '@svc/service-kit/tracing';
 
-startTracing('gateway');
+// No client instrumentations: the proxy carries traceparent itself (server.ts).
+startTracing('gateway', process.env, { clients: [] });

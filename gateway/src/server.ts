@@ -7,7 +7,14 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import { buildDiscoveryDocuments, type DiscoveryDocument } from '@svc/discovery';
-import { createLogger as createServiceLogger, type Logger } from '@svc/service-kit';
+import {
+  createLogger as createServiceLogger,
+  endServerSpan,
+  startServerSpan,
+  traceparentOf,
+  tracingEnabled,
+  type Logger,
+} from '@svc/service-kit';
 import { clientInfo, compileTrust } from './client-ip.js';
 import type { GatewayConfig, UpstreamName } from './config.js';
 import { CAP_RETRY_AFTER_S, createConnectionCap } from './connection-cap.js';
@@ -94,6 +101,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
 
   const cap = createConnectionCap(config.maxConnectionsPerIp, trust);
   const cors = createCors(config.corsOrigins);
+  const tracing = tracingEnabled();
 
   /**
    * A CORS preflight on /api, answered here without calling a service: 204 with the allow
@@ -139,6 +147,16 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       const requestId = requestIdFrom(req.headers['x-request-id']);
       const url = req.url as string;
       const route = findRoute(HTTP_ROUTES, url);
+      // Tracing on: this request's server span, the parent of the upstream's (its
+      // traceparent replaces the caller's), ended by 'close' whatever the answer was.
+      let traceparent: string | undefined;
+      if (tracing) {
+        const span = startServerSpan(req.method as string, pathOf(url), req.headers, route?.path);
+        if (span !== undefined) {
+          traceparent = traceparentOf(span);
+          res.once('close', () => endServerSpan(span, res.statusCode));
+        }
+      }
       // /api only: the CORS headers of this answer, and preflights answered here. A page
       // (web) answer never gets either, so a request that needs neither pays one compare.
       let extra: readonly string[] | undefined;
@@ -160,7 +178,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
         return;
       }
       if (route !== undefined) {
-        proxy.forward(req, res, route, requestId, clientInfo(req, trust), startedAt, extra);
+        proxy.forward(req, res, route, requestId, clientInfo(req, trust), startedAt, extra, traceparent);
         return;
       }
       req.headers['x-request-id'] = requestId;

@@ -233,7 +233,7 @@ describe('one trace per site submission', () => {
       .filter((s) => s !== entry && !ids.has(s.parentSpanId))
       .map((s) => `${s.service} ${s.name} (parent ${s.parentSpanId || 'none'})`);
     expect(orphans).toEqual([]);
-    // The sites server span hangs under the gateway's (its proxy's client span).
+    // The sites server span hangs under the gateway's server span (its traceparent upstream).
     const sitesServer = find('sites', (s) => s.kind === SPAN_KIND.server)!;
     const proxyCall = trace().find((s) => s.spanId === sitesServer.parentSpanId)!;
     expect(proxyCall.service).toBe('gateway');

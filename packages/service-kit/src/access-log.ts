@@ -3,6 +3,7 @@
 // which cost ~40% of a small JSON endpoint's throughput here (see bench/README.md).
 import type { RequestHandler } from 'express';
 import type { Logger } from './logger.js';
+import { bindTraceContext } from './tracing.js';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -10,7 +11,8 @@ export function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     if (QUIET_PATHS.has(req.path)) return next();
     const started = performance.now();
-    res.once('finish', () => {
+    // Bound: the line carries the request's trace_id/span_id (a no-op with tracing off).
+    res.once('finish', bindTraceContext(() => {
       const status = res.statusCode;
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
@@ -26,7 +28,7 @@ export function accessLog(logger: Logger): RequestHandler {
         },
         'request',
       );
-    });
+    }));
     next();
   };
 }

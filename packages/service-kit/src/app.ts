@@ -14,6 +14,7 @@ import { attachOpsHandler, createOpsHandler } from './ops.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { requestIdFrom } from './request-id.js';
+import { keepTraceContext, serverSpans } from './server-spans.js';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -42,6 +43,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('trust proxy', options.trustProxy ?? 'loopback');
   app.set('etag', false);
 
+  const spans = serverSpans();
+  if (spans) app.use(spans);
   app.use((req, res, next) => {
     const id = requestIdFrom(req.headers['x-request-id']);
     req.headers['x-request-id'] = id;
@@ -64,7 +67,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     createOpsHandler({ metrics: options.metrics, readiness: options.readiness }),
   );
 
-  app.use(express.json({ limit: options.bodyLimit ?? '64kb', strict: true }));
+  app.use(keepTraceContext(express.json({ limit: options.bodyLimit ?? '64kb', strict: true })));
   app.use(refuseNul);
   options.routes(app);
   app.use(methodNotAllowedOrNotFound(app, catalogueMethods(options.service)));

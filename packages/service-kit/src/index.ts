@@ -28,3 +28,5 @@ export * from './session-keys.js';
 export * from './jwt-keys.js';
 export * from './runtime.js';
 export * from './tracing.js';
+export * from './server-spans.js';
+export * from './route-pattern.js';

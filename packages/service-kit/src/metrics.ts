@@ -1,6 +1,7 @@
 // Prometheus metrics: request count and latency per route, plus Node's defaults.
 import type { RequestHandler } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { routePattern } from './route-pattern.js';
 
 export interface Metrics {
   registry: Registry;
@@ -28,7 +29,7 @@ export function createMetrics(service: string): Metrics {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       // The route pattern, not the raw path, keeps label cardinality bounded.
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const route = routePattern(req) ?? 'unmatched';
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       requests.inc({ method: req.method, route, status: String(res.statusCode) });
       latency.observe({ method: req.method, route }, seconds);

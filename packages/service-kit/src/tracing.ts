@@ -1,9 +1,16 @@
 // Distributed tracing (OpenTelemetry, W3C `traceparent`). On only when
 // OTEL_EXPORTER_OTLP_ENDPOINT is set: then `startTracing` loads the Node SDK (OTLP export,
 // batch span processor, sampler and protocol from the standard OTEL_* settings) and the
-// instrumentations of http (server and client), express, pg, ioredis and undici/fetch.
-// When it is not set nothing of OpenTelemetry is loaded, and every helper below costs one
-// check of a module variable.
+// instrumentations of the clients: pg, ioredis, undici/fetch and node:http(s) requests
+// (the scraper's got). When it is not set nothing
+// of OpenTelemetry is loaded, and every helper below costs one check of a module variable.
+//
+// Server spans are made here (`startServerSpan`, used by the gateway's request handler and
+// the services' first express middleware, server-spans.ts), not by the http (incoming side)
+// and express instrumentations: those wrap every request, response and listener even when nothing is
+// sampled, which cost the gateway 23 µs per request of its 34 (bench/README.md, "Tracing").
+// A server span needs the caller's `traceparent`, a start, an end and a status: we have
+// both servers' request handlers, so that is a few lines and no patching.
 //
 // Why no import-in-the-middle loader hook: it must be registered before the entry's static
 // imports are loaded, which needs `node --import` in every launcher (start.mjs, Dockerfile,
@@ -11,11 +18,13 @@
 // calls `startTracing` synchronously (the SDK is `require`d, so nothing else of the entry's
 // graph runs before it), and `startTracing` requires the instrumented CommonJS packages
 // through the hooked `require`: they are patched in place and cached, and the ESM imports
-// that follow get those same cached exports (`syncBuiltinESMExports` does it for node:http).
+// that follow get those same cached exports.
 // The log fields come from a pino mixin (`traceLogFields`), not the pino instrumentation:
 // that one replaces the module's export, which ESM importers of pino never see.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+import type { IncomingHttpHeaders } from 'node:http';
 import type * as OtelApi from '@opentelemetry/api';
+import { OtlpJsonSpanProcessor } from './otlp-json-export.js';
 
 /** The W3C trace context fields carried in an outbox row, a job's data or an event. */
 export interface TraceCarrier {
@@ -32,13 +41,32 @@ interface Sdk {
 /** Set once the SDK runs: the helpers do nothing (one check) until then. */
 let api: Api | undefined;
 let sdk: Sdk | undefined;
+let tracer: OtelApi.Tracer | undefined;
 
-/** CommonJS packages (the kit's dependencies) whose instrumentations patch them in place; pg
- * loads pg-pool itself, through the same hooked require. */
-const PRELOADED = ['node:http', 'node:https', 'pg', 'ioredis', 'express'];
+/** The client libraries whose maintained instrumentations make spans of their calls. */
+export type TracedClient = 'pg' | 'ioredis' | 'undici' | 'http';
+const ALL_CLIENTS: readonly TracedClient[] = ['pg', 'ioredis', 'undici', 'http'];
+
+/** CommonJS packages whose instrumentations patch them in place; pg loads pg-pool itself,
+ * through the same hooked require. undici/fetch is observed through diagnostics_channel. */
+const PRELOADED: Record<TracedClient, readonly string[]> = {
+  pg: ['pg'],
+  ioredis: ['ioredis'],
+  undici: [],
+  http: ['node:http', 'node:https'],
+};
 
 export function tracingEnabled(): boolean {
   return api !== undefined;
+}
+
+export interface TracingOptions {
+  /**
+   * The clients whose calls become spans (default: all three). The gateway names none: its
+   * proxy carries `traceparent` itself, and an undici client span per proxied request would
+   * double its cost for a span that repeats the upstream's server span.
+   */
+  clients?: readonly TracedClient[];
 }
 
 /**
@@ -46,99 +74,206 @@ export function tracingEnabled(): boolean {
  * OTEL_EXPORTER_OTLP_ENDPOINT is set; returns whether it did. Call it before anything else
  * is imported (a process's `instrument.ts`, the first import of its entry).
  */
-export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function startTracing(
+  serviceName: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: TracingOptions = {},
+): boolean {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT) return false;
   if (api) return true;
+  const clients = new Set(options.clients ?? ALL_CLIENTS);
   const require = createRequire(import.meta.url);
   const { NodeSDK } =
     require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-  const { HttpInstrumentation } =
-    require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { ExpressInstrumentation, ExpressLayerType } =
-    require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
-  const { PgInstrumentation } =
-    require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
-  const { IORedisInstrumentation } =
-    require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
-  const { UndiciInstrumentation } =
-    require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+  const instrumentations = [];
+  if (clients.has('pg')) {
+    const { PgInstrumentation } =
+      require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+    // Pollers (outbox relays, BullMQ's blocking reads) would each start a trace of their own.
+    instrumentations.push(new PgInstrumentation({ requireParentSpan: true }));
+  }
+  if (clients.has('ioredis')) {
+    const { IORedisInstrumentation } =
+      require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
+    // The command name only: arguments hold rate-limit keys (client IPs) and job payloads.
+    instrumentations.push(
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (cmd) => cmd }),
+    );
+  }
+  if (clients.has('http')) {
+    const { HttpInstrumentation } =
+      require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+    instrumentations.push(
+      new HttpInstrumentation({
+        // Outgoing requests only: server spans are startServerSpan's.
+        disableIncomingRequestInstrumentation: true,
+        // Headers given as a flat array (a WebSocket tunnel) would be turned into an object
+        // with numeric keys to add `traceparent`: the upgrade would be lost.
+        ignoreOutgoingRequestHook: (options) => Array.isArray(options.headers),
+      }),
+    );
+  }
+  if (clients.has('undici')) {
+    const { UndiciInstrumentation } =
+      require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+    instrumentations.push(new UndiciInstrumentation());
+  }
   const started = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME || serviceName,
     // Only traces: metrics stay on /metrics (Prometheus), logs on stdout.
     metricReaders: [],
     logRecordProcessors: [],
-    instrumentations: [
-      new HttpInstrumentation({
-        // Probes and scrapes would be most of the traces and tell nothing.
-        ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)\b/.test(req.url ?? ''),
-        // Headers given as a flat array (the gateway's WebSocket tunnel) would be turned into
-        // an object with numeric keys to add `traceparent`: the upgrade would be lost.
-        ignoreOutgoingRequestHook: (options) => Array.isArray(options.headers),
-        // No raw client address in a span, as in the access log (docs/decisions.md §13).
-        requestHook: (span, request) => {
-          if ('httpVersion' in request)
-            for (const key of CLIENT_ADDRESS_ATTRIBUTES) span.setAttribute(key, REDACTED);
-        },
-      }),
-      // Handlers only: a span per middleware (body parser, request id, ...) was most of the
-      // spans and of the cost (bench/README.md, "Tracing").
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-      // Pollers (outbox relays, BullMQ's blocking reads) would each start a trace of their own.
-      new PgInstrumentation({ requireParentSpan: true }),
-      // The command name only: arguments hold rate-limit keys (client IPs) and job payloads.
-      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (cmd) => cmd }),
-      new UndiciInstrumentation({ requestHook: (_span, request) => dropTraceHeaders(request) }),
-    ],
+    instrumentations,
+    // Unset: the SDK's exporter and batch processor, from the same settings.
+    spanProcessors: jsonProcessorFor(env, require),
   });
   started.start();
-  for (const name of PRELOADED) require(name);
-  syncBuiltinESMExports();
+  for (const client of clients) for (const name of PRELOADED[client]) require(name);
+  // node:http's ESM named exports are a copy: refresh them from the patched module.
+  if (clients.has('http')) syncBuiltinESMExports();
   sdk = started;
   api = require('@opentelemetry/api') as Api;
+  tracer = api.trace.getTracer('@svc/service-kit');
   return true;
 }
 
 /**
- * The attributes in which the http instrumentation records who called a server (old and
- * stable semantic conventions); a server span keeps them only as `redacted`.
+ * The kit's OTLP/HTTP JSON span processor (otlp-json-export.ts) when the settings ask for what
+ * it does: OTLP (OTEL_TRACES_EXPORTER unset or `otlp`), over `http/json` (the default here,
+ * docs/configuration.md), no compression, no client certificate. Anything else: undefined,
+ * and the SDK builds its own exporter from the same settings.
  */
-const CLIENT_ADDRESS_ATTRIBUTES = [
-  'client.address',
-  'client.port',
-  'network.peer.address',
-  'network.peer.port',
-  'net.peer.ip',
-  'net.peer.port',
-  'net.sock.peer.addr',
-  'net.sock.peer.port',
-  'http.client_ip',
-] as const;
-const REDACTED = 'redacted';
+function jsonProcessorFor(
+  env: NodeJS.ProcessEnv,
+  require: NodeJS.Require,
+): OtlpJsonSpanProcessor[] | undefined {
+  const setting = (name: string) =>
+    env[`OTEL_EXPORTER_OTLP_TRACES_${name}`] || env[`OTEL_EXPORTER_OTLP_${name}`];
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim();
+  if (exporter && exporter !== 'otlp') return undefined;
+  if ((setting('PROTOCOL') ?? 'http/json') !== 'http/json') return undefined;
+  if ((setting('COMPRESSION') ?? 'none') !== 'none') return undefined;
+  if (setting('CERTIFICATE') || setting('CLIENT_KEY') || setting('CLIENT_CERTIFICATE'))
+    return undefined;
+  const url =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ||
+    `${(env.OTEL_EXPORTER_OTLP_ENDPOINT as string).replace(/\/+$/, '')}/v1/traces`;
+  const positive = (value: string | undefined) => {
+    const n = Number(value);
+    return value && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+  };
+  const otel = require('@opentelemetry/api') as Api;
+  const { suppressTracing } =
+    require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+  return [
+    new OtlpJsonSpanProcessor({
+      url,
+      untraced: (fn) => otel.context.with(suppressTracing(otel.context.active()), fn),
+      headers: otlpHeaders(setting('HEADERS')),
+      timeoutMs: positive(setting('TIMEOUT')),
+      batchSize: positive(env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE),
+      delayMs: positive(env.OTEL_BSP_SCHEDULE_DELAY),
+      maxQueue: positive(env.OTEL_BSP_MAX_QUEUE_SIZE),
+    }),
+  ];
+}
+
+/** OTEL_EXPORTER_OTLP_HEADERS: `name=value,name=value`, values percent-encoded. */
+export function otlpHeaders(setting: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of (setting ?? '').split(',')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const name = pair.slice(0, eq).trim();
+    try {
+      headers[name] = decodeURIComponent(pair.slice(eq + 1).trim());
+    } catch {
+      headers[name] = pair.slice(eq + 1).trim();
+    }
+  }
+  return headers;
+}
+
+/** Paths no span is made for: probes and scrapes would be most traces and tell nothing. */
+const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** One incoming request's server span and the context its work runs in. */
+export interface ServerSpan {
+  readonly method: string;
+  readonly span: OtelApi.Span;
+  /** The caller's context with this span active: run the request's work in it. */
+  readonly context: OtelApi.Context;
+}
+
+/**
+ * Starts the server span of an incoming request (HTTP semantic conventions, stable names),
+ * the child of the caller's `traceparent` when it sends one. `route` is the route pattern
+ * when already known (the gateway's routing table), else set at the end. Undefined when
+ * tracing is off or the path is a probe. The span holds no client address (the access log
+ * holds none either, docs/decisions.md §13) and no query string (it may carry tokens).
+ */
+export function startServerSpan(
+  method: string,
+  path: string,
+  headers: IncomingHttpHeaders,
+  route?: string,
+): ServerSpan | undefined {
+  const otel = api;
+  if (!otel || UNTRACED_PATHS.has(path)) return undefined;
+  const parent = otel.propagation.extract(otel.ROOT_CONTEXT, headers);
+  const attributes: OtelApi.Attributes = { 'http.request.method': method, 'url.path': path };
+  if (route !== undefined) attributes['http.route'] = route;
+  const span = (tracer as OtelApi.Tracer).startSpan(
+    route === undefined ? method : `${method} ${route}`,
+    { kind: otel.SpanKind.SERVER, attributes },
+    parent,
+  );
+  return { method, span, context: otel.trace.setSpan(parent, span) };
+}
+
+/** Ends a server span with the answer's status (5xx marks it failed, as the conventions say). */
+export function endServerSpan(server: ServerSpan, status: number, route?: string): void {
+  const { span } = server;
+  if (route !== undefined) {
+    span.setAttribute('http.route', route);
+    span.updateName(`${server.method} ${route}`);
+  }
+  span.setAttribute('http.response.status_code', status);
+  if (status >= 500) span.setStatus({ code: (api as Api).SpanStatusCode.ERROR });
+  span.end();
+}
+
+/** The `traceparent` naming `server`'s span, for the request the gateway sends upstream. */
+export function traceparentOf(server: ServerSpan): string {
+  const { traceId, spanId, traceFlags } = server.span.spanContext();
+  return `00-${traceId}-${spanId}-${traceFlags & 1 ? '01' : '00'}`;
+}
+
+/**
+ * Runs `fn` with `server`'s context active (the request's middleware chain, a callback a
+ * stream event would otherwise run outside of the request's context).
+ */
+export function runInServerSpan<T>(server: ServerSpan, fn: () => T): T {
+  return (api as Api).context.with(server.context, fn);
+}
+
+/**
+ * `fn` bound to the active context (tracing off: `fn` itself). A plain closure: the context
+ * manager's own `bind` also copies the function's `length` onto its wrapper, per call.
+ */
+export function bindTraceContext<F extends (...args: never[]) => unknown>(fn: F): F {
+  const otel = api;
+  if (!otel) return fn;
+  const context = otel.context.active();
+  return ((...args: Parameters<F>) =>
+    otel.context.with(context, fn as (...a: Parameters<F>) => unknown, undefined, ...args)) as F;
+}
 
 /** Exports the spans still buffered and stops the SDK (graceful shutdown); bounded by the caller. */
 export async function stopTracing(): Promise<void> {
   const running = sdk;
   sdk = undefined;
   await running?.shutdown();
-}
-
-/**
- * An undici request that forwards its caller's headers (the gateway's proxy) would carry the
- * incoming `traceparent` and the one of its own client span: keep only the latter.
- */
-function dropTraceHeaders(request: { headers?: unknown }): void {
-  const traceHeader = (name: unknown) =>
-    typeof name === 'string' && /^(traceparent|tracestate)$/i.test(name);
-  const headers = request.headers;
-  if (Array.isArray(headers)) {
-    for (let i = headers.length - 2; i >= 0; i -= 2)
-      if (traceHeader(headers[i])) headers.splice(i, 2);
-  } else if (typeof headers === 'string' && /traceparent|tracestate/i.test(headers)) {
-    request.headers = headers
-      .split('\r\n')
-      .filter((line) => !traceHeader(line.slice(0, line.indexOf(':')).trim()))
-      .join('\r\n');
-  }
 }
 
 /**
@@ -170,8 +305,7 @@ export function withExtractedContext<T>(
   const otel = api;
   if (!otel) return fn();
   const parent = otel.propagation.extract(otel.ROOT_CONTEXT, carrierOf(carrier));
-  const tracer = otel.trace.getTracer('@svc/service-kit');
-  return tracer.startActiveSpan(
+  return (tracer as OtelApi.Tracer).startActiveSpan(
     name,
     { kind: otel.SpanKind.CONSUMER, attributes },
     parent,

@@ -25,6 +25,7 @@ async function run(env: Record<string, string>) {
       inside: { injected: Record<string, unknown>; current: string | null; fields: object };
       failed: string;
       otelModules: number;
+      served: { traceparent: string | null; body: unknown };
     },
     logLine: json.find((l) => l.msg === 'inside a span')!,
   };
@@ -38,6 +39,7 @@ describe('tracing', () => {
     expect(result.inside).toEqual({ injected: { a: 1 }, current: null, fields: {} });
     expect(result.failed).toBe('no');
     expect(logLine).not.toHaveProperty('trace_id');
+    expect(result.served).toEqual({ traceparent: null, body: { x: 1 } });
   }, 30_000);
 
   it('on: the span continues the carried traceparent, carriers and log lines get its ids', async () => {
@@ -59,5 +61,12 @@ describe('tracing', () => {
     expect(result.inside.injected).toEqual({ a: 1, traceparent: result.inside.current });
     expect(logLine).toMatchObject({ trace_id: CALLER_TRACE, span_id: spanId });
     expect(result.failed).toBe('no');
+    // A service app's handler runs in its server span (the caller's child), even after the
+    // body parser, which calls on from the request stream's 'end' event.
+    const served = result.served.traceparent!;
+    expect(served).toMatch(new RegExp(`^00-${CALLER_TRACE}-[0-9a-f]{16}-01$`));
+    expect(served).not.toContain('00f067aa0ba902b7');
+    expect(served).not.toBe(result.inside.current);
+    expect(result.served.body).toEqual({ x: 1 });
   }, 30_000);
 });

@@ -1,0 +1,41 @@
+// A server span per request for the services' express apps (tracing.ts says why these are
+// not the http/express instrumentations). Installed only while tracing runs: with it off the
+// app has no such middleware at all.
+import type { RequestHandler } from 'express';
+import { routePattern } from './route-pattern.js';
+import {
+  bindTraceContext,
+  endServerSpan,
+  runInServerSpan,
+  startServerSpan,
+  tracingEnabled,
+} from './tracing.js';
+
+/** The first middleware of a traced app: the span, its context for the whole chain. */
+export function serverSpans(): RequestHandler | undefined {
+  if (!tracingEnabled()) return undefined;
+  return (req, res, next) => {
+    const server = startServerSpan(req.method, req.path, req.headers);
+    if (server === undefined) return next();
+    // 'close' comes after every answer, and when the client left before one. The route is
+    // known by then when a handler matched (the metrics read it the same way).
+    res.once('close', () => endServerSpan(server, res.statusCode, routePattern(req)));
+    runInServerSpan(server, next);
+  };
+}
+
+/**
+ * `middleware` with the request's trace context restored when it calls `next`: a body
+ * parser calls it from the request stream's 'end' event, which runs outside the context the
+ * request started in. A request without a body is passed on at once, in its own context.
+ * Tracing off: `middleware` itself.
+ */
+export function keepTraceContext(middleware: RequestHandler): RequestHandler {
+  if (!tracingEnabled()) return middleware;
+  return (req, res, next) => {
+    const length = req.headers['content-length'];
+    const hasBody =
+      req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+    middleware(req, res, hasBody ? bindTraceContext(next) : next);
+  };
+}
