@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // The cost of tracing (README.md, "Tracing"): gateway and listing throughput with tracing off
-// and on (sampling 100 %, exporting over OTLP/HTTP to a receiver on loopback), in one run,
+// and on (sampling 100 %, exporting over OTLP/HTTP to receivers on loopback), in one run,
 // alternating off/on/10 % so all see the same machine. Starts the BUILT processes:
 //   gateway   GET /api/v1/apps through the gateway to a bare node:http stub (only the
-//             gateway traces: its server span, its proxy's client span, the export)
+//             gateway traces: its server span and its export)
 //   listing   GET /api/v1/apps through the gateway to the real app-store (both trace: the
-//             server spans, express, the rate limiter's Redis call, PostgreSQL on cache misses)
+//             server spans, the rate limiter's Redis call, PostgreSQL on cache misses)
+// Each receiver counts the spans it got per service: the report compares the gateway's
+// server spans with the requests sent (a processor that drops spans would look cheap).
 // The stacks are identical but for the OTEL_* settings; a third pair samples 10 % of new traces
 // (parentbased_traceidratio), what a busy production would run. The app-store reads a
 // schema `app_store_tracing_bench` (5,000 apps, dropped at the end). Goal: tracing on at most
@@ -61,22 +63,104 @@ function runStub(port) {
   server.listen(port, HOST, () => process.send?.('ready'));
 }
 
-/** An OTLP/HTTP receiver (a collector's stand-in): reads each export, answers 200, counts bytes. */
+/**
+ * An OTLP/HTTP receiver (a collector's stand-in): reads each export, answers 200, counts
+ * exports, bytes and spans per `service.name`, so the report can say whether spans were
+ * dropped (a batch processor whose queue is full drops rather than slow the process down).
+ */
 function runReceiver(port) {
   let exports = 0;
   let bytes = 0;
+  const spans = {};
   const server = http.createServer((req, res) => {
-    req.on('data', (c) => (bytes += c.length));
+    const chunks = [];
+    req.on('data', (c) => {
+      bytes += c.length;
+      chunks.push(c);
+    });
     req.on('end', () => {
       if (req.url === '/stats') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ exports, bytes }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ exports, bytes, spans }));
         return;
       }
       exports++;
+      const body = Buffer.concat(chunks);
+      const count = req.headers['content-type']?.includes('json') ? jsonSpansByService : spansByService;
+      for (const [service, n] of count(body)) spans[service] = (spans[service] ?? 0) + n;
       res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
   server.listen(port, HOST, () => process.send?.('ready'));
+}
+
+/**
+ * Spans per service in an OTLP/JSON export, by scanning rather than parsing (the receiver
+ * shares the machine with what is measured): each resource's `service.name`, and one
+ * `startTimeUnixNano` key per span (events and links have none).
+ */
+function jsonSpansByService(buf) {
+  const out = new Map();
+  const resourceKey = Buffer.from('{"resource":');
+  const spanKey = Buffer.from('"startTimeUnixNano"');
+  let at = buf.indexOf(resourceKey);
+  while (at !== -1) {
+    const next = buf.indexOf(resourceKey, at + 1);
+    const end = next === -1 ? buf.length : next;
+    const head = buf.subarray(at, Math.min(end, at + 4096)).toString();
+    const service = /"service\.name","value":\{"stringValue":"([^"]*)"/.exec(head)?.[1] ?? '?';
+    let n = 0;
+    for (let i = buf.indexOf(spanKey, at); i !== -1 && i < end; i = buf.indexOf(spanKey, i + 1)) n++;
+    out.set(service, (out.get(service) ?? 0) + n);
+    at = next;
+  }
+  return out;
+}
+
+/** Spans per service in an ExportTraceServiceRequest (protobuf), walking only the fields needed. */
+function spansByService(buf) {
+  const out = new Map();
+  for (const resourceSpans of fields(buf, 1)) {
+    let service = '?';
+    for (const resource of fields(resourceSpans, 1))
+      for (const kv of fields(resource, 1)) {
+        const [key] = fields(kv, 1);
+        if (key?.toString() !== 'service.name') continue;
+        const [value] = fields(kv, 2);
+        const [text] = value ? fields(value, 1) : [];
+        if (text) service = text.toString();
+      }
+    let n = 0;
+    for (const scopeSpans of fields(resourceSpans, 2)) n += fields(scopeSpans, 2).length;
+    out.set(service, (out.get(service) ?? 0) + n);
+  }
+  return out;
+}
+
+/** The length-delimited fields numbered `want` of one protobuf message. */
+function fields(buf, want) {
+  const found = [];
+  let i = 0;
+  const varint = () => {
+    let value = 0;
+    for (let shift = 1; ; shift *= 128) {
+      const byte = buf[i++];
+      value += (byte & 127) * shift;
+      if (byte < 128) return value;
+    }
+  };
+  while (i < buf.length) {
+    const tag = varint();
+    const type = tag % 8;
+    if (type === 2) {
+      const len = varint();
+      if (Math.floor(tag / 8) === want) found.push(buf.subarray(i, i + len));
+      i += len;
+    } else if (type === 0) varint();
+    else if (type === 1) i += 8;
+    else if (type === 5) i += 4;
+    else throw new Error(`protobuf wire type ${type}`);
+  }
+  return found;
 }
 
 const mode = process.argv[2];
@@ -113,16 +197,21 @@ async function main() {
     await seedApps(pg, 5000, SCHEMA);
     const stubPort = await freePort();
     await forkReady(['--stub', String(stubPort)], children);
-    const receiverPort = await freePort();
-    await forkReady(['--receiver', String(receiverPort)], children);
-    const receiver = `http://${HOST}:${receiverPort}`;
+    // One receiver per traced stack, so each stack's spans can be counted against its requests.
+    const receivers = {};
+    const receiverPids = {};
+    for (const name of ['on', '10%']) {
+      const receiverPort = await freePort();
+      receiverPids[name] = (await forkReady(['--receiver', String(receiverPort)], children)).pid;
+      receivers[name] = `http://${HOST}:${receiverPort}`;
+    }
     const tracingOn = {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receivers.on,
       OTEL_TRACES_SAMPLER: 'always_on',
     };
     // What a busy production would run: a tenth of new traces kept, callers' decisions followed.
     const tracingSampled = {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receivers['10%'],
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.1',
     };
@@ -167,7 +256,8 @@ async function main() {
       );
       const gwStub = await start(
         'gateway',
-        { ...env, NODE_ENV: 'production', APP_STORE_URL: `http://${HOST}:${stubPort}` },
+        // Its own service name: its spans are counted apart from the other gateway's.
+        { ...env, NODE_ENV: 'production', APP_STORE_URL: `http://${HOST}:${stubPort}`, OTEL_SERVICE_NAME: 'gateway-stub' },
         `gateway to the stub (tracing ${name})`,
       );
       const gwStore = await start(
@@ -178,21 +268,34 @@ async function main() {
       stacks[name] = { store, gwStub, gwStore };
     }
 
+    // The receiver's CPU is reported apart: a collector runs elsewhere in production, here it
+    // shares the machine, so its work lowers the traced throughput too.
+    const receiverOf = (tracing) => (tracing === 'off' ? {} : { receiver: receiverPids[tracing] });
     const cases = [];
     for (const tracing of TRACING) {
       const s = stacks[tracing];
-      cases.push({ name: 'gateway', tracing, url: `${s.gwStub.url}/api/v1/apps`, pids: { gateway: s.gwStub.child.pid } });
+      cases.push({
+        name: 'gateway',
+        tracing,
+        url: `${s.gwStub.url}/api/v1/apps`,
+        pids: { gateway: s.gwStub.child.pid, ...receiverOf(tracing) },
+        service: 'gateway-stub',
+        sent: 0,
+      });
       cases.push({
         name: 'listing',
         tracing,
         url: `${s.gwStore.url}/api/v1/apps`,
-        pids: { gateway: s.gwStore.child.pid, 'app-store': s.store.child.pid },
+        pids: { gateway: s.gwStore.child.pid, 'app-store': s.store.child.pid, ...receiverOf(tracing) },
+        service: 'gateway',
+        sent: 0,
       });
     }
     for (const c of cases) {
       const res = await fetch(c.url);
       if (res.status !== 200) throw new Error(`${c.name} (${c.tracing}): ${res.status}`);
       await res.arrayBuffer();
+      c.sent++;
     }
 
     console.log(
@@ -202,9 +305,10 @@ async function main() {
     for (let round = 1; round <= rounds; round++) {
       for (const name of ['gateway', 'listing']) {
         for (const c of cases.filter((x) => x.name === name)) {
-          await autocannon({ url: c.url, connections, duration: warmup });
+          const w = await autocannon({ url: c.url, connections, duration: warmup });
           const cpu0 = Object.fromEntries(Object.entries(c.pids).map(([k, pid]) => [k, cpuMs(pid)]));
           const r = await autocannon({ url: c.url, connections, duration });
+          c.sent += w.requests.total + r.requests.total;
           const n = r.requests.total || 1;
           const cpuUsPerReq = Object.fromEntries(
             Object.entries(c.pids).map(([k, pid]) => [k, +(((cpuMs(pid) - cpu0[k]) * 1000) / n).toFixed(1)]),
@@ -227,7 +331,17 @@ async function main() {
         }
       }
     }
-    const received = await (await fetch(`${receiver}/stats`)).json();
+    // Let the last batches go out (the batch processor's delay is 5 s), then count: a gateway
+    // server span per request sent, else spans were dropped and the "on" figure flatters.
+    await new Promise((r) => setTimeout(r, 6_000));
+    const received = {};
+    for (const [name, url] of Object.entries(receivers)) received[name] = await (await fetch(`${url}/stats`)).json();
+    const exported = cases
+      .filter((c) => c.tracing !== 'off')
+      .map((c) => {
+        const spans = received[c.tracing].spans[c.service] ?? 0;
+        return { case: c.name, tracing: c.tracing, requests: c.sent, gatewaySpans: spans, share: +(spans / c.sent).toFixed(3) };
+      });
 
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const summary = ['gateway', 'listing'].map((name) => {
@@ -264,7 +378,10 @@ async function main() {
       console.log(
         `| ${s.case} | ${s.off} | ${s.on} | ${s.ratio} | ${s.sampled} | ${s.sampledRatio} | ${s.p99Off} / ${s.p99On} | ${fmt(s.cpuOff)} | ${fmt(s.cpuOn)} | ${fmt(s.cpuSampled)} |`,
       );
-    console.log(`\nreceiver: ${received.exports} OTLP exports, ${(received.bytes / 1e6).toFixed(1)} MB`);
+    for (const [name, r] of Object.entries(received))
+      console.log(`\nreceiver (${name}): ${r.exports} OTLP exports, ${(r.bytes / 1e6).toFixed(1)} MB, spans ${JSON.stringify(r.spans)}`);
+    for (const e of exported)
+      console.log(`${e.case} ${e.tracing}: ${e.gatewaySpans} gateway server spans exported for ${e.requests} requests (${e.share})`);
     const machine = {
       nproc: os.availableParallelism?.() ?? os.cpus().length,
       cpu: os.cpus()[0]?.model,
@@ -272,14 +389,16 @@ async function main() {
       loadavgAtEnd: os.loadavg().map((x) => +x.toFixed(2)),
     };
     console.log(`machine: ${machine.nproc} CPUs (${machine.cpu}), node ${machine.node}, load average ${machine.loadavgAtEnd.join(' ')}`);
-    const missed = summary.filter((s) => s.ratio < GOAL || s.failures > 0);
+    // Met only if nothing was dropped: a processor that sheds spans is cheap for the wrong reason.
+    const dropped = (name) => exported.some((e) => e.case === name && e.tracing === 'on' && e.share < 0.99);
+    const missed = summary.filter((s) => s.ratio < GOAL || s.failures > 0 || dropped(s.case));
     console.log(missed.length === 0 ? `goal met (on >= ${GOAL} of off)` : `goal MISSED: ${missed.map((s) => s.case).join(', ')}`);
 
     const out = path.join(ROOT, 'bench', 'results', `tracing-${new Date().toISOString().slice(0, 10)}.json`);
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(
       out,
-      `${JSON.stringify({ date: new Date().toISOString(), machine, load: { connections, warmup, duration, rounds }, runs, summary, received }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), machine, load: { connections, warmup, duration, rounds }, runs, summary, received, exported }, null, 2)}\n`,
     );
     console.log(`results: ${path.relative(ROOT, out)}`);
     process.exitCode = missed.length === 0 ? 0 : 1;

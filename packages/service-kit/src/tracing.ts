@@ -201,8 +201,8 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 export interface ServerSpan {
   readonly method: string;
   readonly span: OtelApi.Span;
-  /** The caller's context with this span active: run the request's work in it. */
-  readonly context: OtelApi.Context;
+  /** The caller's context (`runInServerSpan` adds the span: the gateway needs neither). */
+  readonly parent: OtelApi.Context;
 }
 
 /**
@@ -228,7 +228,7 @@ export function startServerSpan(
     { kind: otel.SpanKind.SERVER, attributes },
     parent,
   );
-  return { method, span, context: otel.trace.setSpan(parent, span) };
+  return { method, span, parent };
 }
 
 /** Ends a server span with the answer's status (5xx marks it failed, as the conventions say). */
@@ -254,7 +254,8 @@ export function traceparentOf(server: ServerSpan): string {
  * stream event would otherwise run outside of the request's context).
  */
 export function runInServerSpan<T>(server: ServerSpan, fn: () => T): T {
-  return (api as Api).context.with(server.context, fn);
+  const otel = api as Api;
+  return otel.context.with(otel.trace.setSpan(server.parent, server.span), fn);
 }
 
 /**
