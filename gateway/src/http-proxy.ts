@@ -5,12 +5,13 @@
 // time: 413/408), so no upstream connection waits on a slow client. See README.md ("Engine").
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { hasBody } from '@svc/service-kit';
 import { Pool, type Dispatcher } from 'undici';
 import type { ClientInfo } from './client-ip.js';
 import type { UpstreamName } from './config.js';
 import { clientResponseHeaders, errorAnswer, upstreamRequestHeaders } from './headers.js';
 import type { Metrics } from './metrics.js';
-import { hasBody, readBody, type BodyFailure, type BodyLimits } from './request-body.js';
+import { readBody, type BodyFailure, type BodyLimits } from './request-body.js';
 import type { Route } from './routing-table.js';
 
 /** Status recorded when the client left before the answer was complete (nginx's 499). */

@@ -11,13 +11,6 @@ export interface BodyLimits {
 /** Why a body could not be had: 413, 408, or the client went away (nothing to answer). */
 export type BodyFailure = 'too-large' | 'timeout' | 'aborted';
 
-/** True when the request announces a body (a non-zero Content-Length, or chunked). */
-export function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  if (length !== undefined) return length !== '0';
-  return req.headers['transfer-encoding'] !== undefined;
-}
-
 /**
  * Reads the request body into one Buffer, at most `maxBytes` and within `timeoutMs` of the
  * call (the headers are in by then), then calls `done` once: with the body, or with why

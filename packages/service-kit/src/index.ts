@@ -30,3 +30,4 @@ export * from './runtime.js';
 export * from './tracing.js';
 export * from './server-spans.js';
 export * from './route-pattern.js';
+export * from './has-body.js';

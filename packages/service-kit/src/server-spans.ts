@@ -2,6 +2,7 @@
 // not the http/express instrumentations). Installed only while tracing runs: with it off the
 // app has no such middleware at all.
 import type { RequestHandler } from 'express';
+import { hasBody } from './has-body.js';
 import { routePattern } from './route-pattern.js';
 import {
   bindTraceContext,
@@ -32,10 +33,5 @@ export function serverSpans(): RequestHandler | undefined {
  */
 export function keepTraceContext(middleware: RequestHandler): RequestHandler {
   if (!tracingEnabled()) return middleware;
-  return (req, res, next) => {
-    const length = req.headers['content-length'];
-    const hasBody =
-      req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-    middleware(req, res, hasBody ? bindTraceContext(next) : next);
-  };
+  return (req, res, next) => middleware(req, res, hasBody(req) ? bindTraceContext(next) : next);
 }

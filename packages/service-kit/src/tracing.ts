@@ -163,35 +163,20 @@ function jsonProcessorFor(
     return value && Number.isSafeInteger(n) && n > 0 ? n : undefined;
   };
   const otel = require('@opentelemetry/api') as Api;
-  const { suppressTracing } =
+  const { parseKeyPairsIntoRecord, suppressTracing } =
     require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   return [
     new OtlpJsonSpanProcessor({
       url,
       untraced: (fn) => otel.context.with(suppressTracing(otel.context.active()), fn),
-      headers: otlpHeaders(setting('HEADERS')),
+      // `name=value,…`, values percent-encoded: the parser the SDK's exporters use.
+      headers: parseKeyPairsIntoRecord(setting('HEADERS')),
       timeoutMs: positive(setting('TIMEOUT')),
       batchSize: positive(env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE),
       delayMs: positive(env.OTEL_BSP_SCHEDULE_DELAY),
       maxQueue: positive(env.OTEL_BSP_MAX_QUEUE_SIZE),
     }),
   ];
-}
-
-/** OTEL_EXPORTER_OTLP_HEADERS: `name=value,name=value`, values percent-encoded. */
-export function otlpHeaders(setting: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const pair of (setting ?? '').split(',')) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) continue;
-    const name = pair.slice(0, eq).trim();
-    try {
-      headers[name] = decodeURIComponent(pair.slice(eq + 1).trim());
-    } catch {
-      headers[name] = pair.slice(eq + 1).trim();
-    }
-  }
-  return headers;
 }
 
 /** Paths no span is made for: probes and scrapes would be most traces and tell nothing. */
