@@ -25,6 +25,7 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type { IncomingHttpHeaders } from 'node:http';
 import type * as OtelApi from '@opentelemetry/api';
 import { OtlpJsonSpanProcessor } from './otlp-json-export.js';
+import { decideServerSpan, spanPipelineOf, type SpanPipeline } from './server-span.js';
 
 /** The W3C trace context fields carried in an outbox row, a job's data or an event. */
 export interface TraceCarrier {
@@ -42,6 +43,8 @@ interface Sdk {
 let api: Api | undefined;
 let sdk: Sdk | undefined;
 let tracer: OtelApi.Tracer | undefined;
+/** The SDK's sampler, ids and processors, for server spans (server-span.ts says why). */
+let pipeline: SpanPipeline | undefined;
 
 /** The client libraries whose maintained instrumentations make spans of their calls. */
 export type TracedClient = 'pg' | 'ioredis' | 'undici' | 'http';
@@ -134,6 +137,7 @@ export function startTracing(
   sdk = started;
   api = require('@opentelemetry/api') as Api;
   tracer = api.trace.getTracer('@svc/service-kit');
+  pipeline = spanPipelineOf(tracer);
   return true;
 }
 
@@ -208,11 +212,14 @@ export function startServerSpan(
   const parent = otel.propagation.extract(otel.ROOT_CONTEXT, headers);
   const attributes: OtelApi.Attributes = { 'http.request.method': method, 'url.path': path };
   if (route !== undefined) attributes['http.route'] = route;
-  const span = (tracer as OtelApi.Tracer).startSpan(
-    route === undefined ? method : `${method} ${route}`,
-    { kind: otel.SpanKind.SERVER, attributes },
-    parent,
-  );
+  const name = route === undefined ? method : `${method} ${route}`;
+  const span = pipeline
+    ? decideServerSpan(otel, pipeline, name, attributes, parent)
+    : (tracer as OtelApi.Tracer).startSpan(
+        name,
+        { kind: otel.SpanKind.SERVER, attributes },
+        parent,
+      );
   return { method, span, parent };
 }
 
