@@ -1,24 +1,27 @@
 #!/usr/bin/env node
 // The cost of tracing (README.md, "Tracing"): gateway and listing throughput with tracing off
-// and on (sampling 100 %, exporting over OTLP/HTTP to receivers on loopback), in one run,
-// alternating off/on/10 % so all see the same machine. Starts the BUILT processes:
+// and on (sampling 100 %, exporting over OTLP/HTTP to receivers on loopback), in one run.
+// Starts the BUILT processes:
 //   gateway   GET /api/v1/apps through the gateway to a bare node:http stub (only the
 //             gateway traces: its server span and its export)
 //   listing   GET /api/v1/apps through the gateway to the real app-store (both trace: the
 //             server spans, the rate limiter's Redis call, PostgreSQL on cache misses)
-// Each receiver counts the spans it got per service: the report compares the gateway's
-// server spans with the requests sent (a processor that drops spans would look cheap).
-// The stacks are identical but for the OTEL_* settings; a third pair samples 10 % of new traces
-// (parentbased_traceidratio), what a busy production would run. The app-store reads a
-// schema `app_store_tracing_bench` (5,000 apps, dropped at the end). Goal: tracing on at most
-// 10 % lower than off. Writes bench/results/tracing-<date>.json.
+// Side by side: in every round each traced stack of a case (on; 10 %) is started afresh with
+// a fresh off stack and both are loaded at the same time, each by its own load generator, so
+// both see the same machine (on these 2-core VMs the host's load moves throughput by up to a
+// fifth between consecutive seconds, and one process instance can run 5 % faster than an
+// identical one); the ratio reported is the median of the rounds' ratios. The 10 % stack
+// samples a tenth of new traces (parentbased_traceidratio), what a busy production would run. Each receiver counts the spans
+// it got per service: the report compares the gateway's server spans with the requests sent
+// (a processor that drops spans would look cheap). The app-store reads a schema
+// `app_store_tracing_bench` (5,000 apps, dropped at the end). Goal: tracing on at most 10 %
+// lower than off. Writes bench/results/tracing-<date>.json.
 // Usage, from the repository root, after `pnpm build` (wrap in `flock /tmp/bench.lock`):
-//   node bench/tracing.mjs [--duration 8] [--warmup 2] [--rounds 2] [--connections 50]
+//   node bench/tracing.mjs [--duration 8] [--warmup 2] [--rounds 5] [--connections 50]
 //                          [--rate N] [--case gateway|listing]
-// --rate N holds the load at N req/s instead of saturating the machine: the req/s columns
-// then say nothing, but the CPU µs per request compare like with like (the same number of
-// requests per event-loop turn), which on a noisy 2-core machine separates a few µs of
-// tracing cost far better than a throughput ratio does. --case runs one case only.
+// --rate N holds each stack's load at N req/s instead of saturating the machine: the req/s
+// columns then say nothing, but the CPU µs per request compare like with like (the same
+// number of requests per event-loop turn). --case runs one case only.
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -168,9 +171,29 @@ function fields(buf, want) {
   return found;
 }
 
+/**
+ * A load generator of its own (a child, so the two or three stacks measured side by side are
+ * not paced by one event loop): runs autocannon when asked and answers with the result.
+ */
+function runLoad() {
+  const autocannon = requireGw('autocannon');
+  process.on('message', async (options) => {
+    const r = await autocannon(options);
+    process.send({
+      total: r.requests.total,
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      failures: r.non2xx + r.errors + r.timeouts,
+    });
+  });
+  process.send('ready');
+}
+
 const mode = process.argv[2];
 if (mode === '--stub') runStub(Number(process.argv[3]));
 else if (mode === '--receiver') runReceiver(Number(process.argv[3]));
+else if (mode === '--load') runLoad();
 else await main();
 
 // ---------------------------------------------------------------- main
@@ -185,16 +208,42 @@ async function forkReady(args, children) {
   return child;
 }
 
+/** Sends `options` to a load child and waits for its result. */
+function loadOf(child, options) {
+  return new Promise((resolve) => {
+    child.once('message', resolve);
+    child.send(options);
+  });
+}
+
+/** Stops a child and waits for it (a traced process exports what it still holds on SIGTERM). */
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+function median(xs) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function mean(xs) {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
 async function main() {
   const duration = arg('duration', 8);
   const warmup = arg('warmup', 2);
-  const rounds = arg('rounds', 2);
+  const rounds = arg('rounds', 5);
   const connections = arg('connections', 50);
   const rate = arg('rate', undefined);
   const only = process.argv.includes('--case') ? process.argv[process.argv.indexOf('--case') + 1] : undefined;
   const names = ['gateway', 'listing'].filter((name) => only === undefined || name === only);
   const load = rate === undefined ? {} : { overallRate: rate };
-  const autocannon = requireGw('autocannon');
   const pg = new (requireRoot('pg').Client)({ connectionString: DATABASE_URL });
   await pg.connect();
   const redisPrefix = `bench:tracing:${randomBytes(4).toString('hex')}:`;
@@ -206,7 +255,8 @@ async function main() {
     await seedApps(pg, 5000, SCHEMA);
     const stubPort = await freePort();
     await forkReady(['--stub', String(stubPort)], children);
-    // One receiver per traced stack, so each stack's spans can be counted against its requests.
+    // One receiver per traced setting, for the whole run, so each setting's spans can be
+    // counted against the requests sent to it.
     const receivers = {};
     const receiverPids = {};
     for (const name of ['on', '10%']) {
@@ -214,15 +264,17 @@ async function main() {
       receiverPids[name] = (await forkReady(['--receiver', String(receiverPort)], children)).pid;
       receivers[name] = `http://${HOST}:${receiverPort}`;
     }
-    const tracingOn = {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receivers.on,
-      OTEL_TRACES_SAMPLER: 'always_on',
-    };
-    // What a busy production would run: a tenth of new traces kept, callers' decisions followed.
-    const tracingSampled = {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receivers['10%'],
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    const loaders = {};
+    for (const tracing of TRACING) loaders[tracing] = await forkReady(['--load'], children);
+    const settings = {
+      off: {},
+      on: { OTEL_EXPORTER_OTLP_ENDPOINT: receivers.on, OTEL_TRACES_SAMPLER: 'always_on' },
+      // What a busy production would run: a tenth of new traces kept, callers' decisions followed.
+      '10%': {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receivers['10%'],
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.1',
+      },
     };
 
     const start = async (dir, env, what) => {
@@ -246,12 +298,18 @@ async function main() {
       await waitFor(`http://${HOST}:${port}/healthz`, child, what);
       return { child, url: `http://${HOST}:${port}` };
     };
-    const stacks = {};
-    for (const [name, env] of [
-      ['off', {}],
-      ['on', tracingOn],
-      ['10%', tracingSampled],
-    ]) {
+    /** One setting's stack for one case, fresh: its processes and the URL to load. */
+    const startStack = async (name, tracing) => {
+      const env = settings[tracing];
+      if (name === 'gateway') {
+        // Its own service name: its spans are counted apart from the listing's gateway.
+        const gw = await start(
+          'gateway',
+          { ...env, NODE_ENV: 'production', APP_STORE_URL: `http://${HOST}:${stubPort}`, OTEL_SERVICE_NAME: 'gateway-stub' },
+          `gateway to the stub (tracing ${tracing})`,
+        );
+        return { url: `${gw.url}/api/v1/apps`, processes: { gateway: gw.child } };
+      }
       const store = await start(
         'services/app-store',
         {
@@ -261,131 +319,114 @@ async function main() {
           APP_STORE_DATABASE_URL: `${DATABASE_URL}?schema=${SCHEMA}`,
           APP_STORE_RATE_LIMIT_SCALE: '1000000',
         },
-        `app-store (tracing ${name})`,
+        `app-store (tracing ${tracing})`,
       );
-      const gwStub = await start(
-        'gateway',
-        // Its own service name: its spans are counted apart from the other gateway's.
-        { ...env, NODE_ENV: 'production', APP_STORE_URL: `http://${HOST}:${stubPort}`, OTEL_SERVICE_NAME: 'gateway-stub' },
-        `gateway to the stub (tracing ${name})`,
-      );
-      const gwStore = await start(
+      const gw = await start(
         'gateway',
         { ...env, NODE_ENV: 'production', APP_STORE_URL: store.url },
-        `gateway to app-store (tracing ${name})`,
+        `gateway to app-store (tracing ${tracing})`,
       );
-      stacks[name] = { store, gwStub, gwStore };
-    }
-
-    // The receiver's CPU is reported apart: a collector runs elsewhere in production, here it
-    // shares the machine, so its work lowers the traced throughput too.
-    const receiverOf = (tracing) => (tracing === 'off' ? {} : { receiver: receiverPids[tracing] });
-    const cases = [];
-    for (const tracing of TRACING) {
-      const s = stacks[tracing];
-      cases.push({
-        name: 'gateway',
-        tracing,
-        url: `${s.gwStub.url}/api/v1/apps`,
-        pids: { gateway: s.gwStub.child.pid, ...receiverOf(tracing) },
-        service: 'gateway-stub',
-        sent: 0,
-      });
-      cases.push({
-        name: 'listing',
-        tracing,
-        url: `${s.gwStore.url}/api/v1/apps`,
-        pids: { gateway: s.gwStore.child.pid, 'app-store': s.store.child.pid, ...receiverOf(tracing) },
-        service: 'gateway',
-        sent: 0,
-      });
-    }
-    for (const c of cases) {
-      const res = await fetch(c.url);
-      if (res.status !== 200) throw new Error(`${c.name} (${c.tracing}): ${res.status}`);
-      await res.arrayBuffer();
-      c.sent++;
-    }
+      return { url: `${gw.url}/api/v1/apps`, processes: { gateway: gw.child, 'app-store': store.child } };
+    };
+    const serviceOf = { gateway: 'gateway-stub', listing: 'gateway' };
+    const sent = Object.fromEntries(names.map((name) => [name, { on: 0, '10%': 0, off: 0 }]));
 
     console.log(
-      `load: ${connections} connections${rate === undefined ? '' : ` at ${rate} req/s`}, ${warmup} s warm-up + ${duration} s per case, ${rounds} round(s), off/on alternating`,
+      `load: ${connections} connections per setting${rate === undefined ? '' : ` at ${rate} req/s`}, ` +
+        `${warmup} s warm-up + ${duration} s, ${rounds} round(s); on and 10 % each loaded beside off, fresh processes every time`,
     );
     const runs = [];
     for (let round = 1; round <= rounds; round++) {
       for (const name of names) {
-        for (const c of cases.filter((x) => x.name === name)) {
-          const w = await autocannon({ url: c.url, connections, duration: warmup, ...load });
-          const cpu0 = Object.fromEntries(Object.entries(c.pids).map(([k, pid]) => [k, cpuMs(pid)]));
-          const r = await autocannon({ url: c.url, connections, duration, ...load });
-          c.sent += w.requests.total + r.requests.total;
-          const n = r.requests.total || 1;
-          const cpuUsPerReq = Object.fromEntries(
-            Object.entries(c.pids).map(([k, pid]) => [k, +(((cpuMs(pid) - cpu0[k]) * 1000) / n).toFixed(1)]),
-          );
-          const run = {
-            round,
-            case: c.name,
-            tracing: c.tracing,
-            rps: Math.round(r.requests.average),
-            p50: r.latency.p50,
-            p99: r.latency.p99,
-            failures: r.non2xx + r.errors + r.timeouts,
-            cpuUsPerReq,
-          };
-          runs.push(run);
+        // Each traced setting beside its own fresh off stack (two stacks at a time: with
+        // three, six processes share two cores and scheduling, not tracing, decides).
+        for (const traced of ['on', '10%']) {
+          const pair = ['off', traced];
+          // Started in turns: the first process started is not always the same setting.
+          const stacks = {};
+          for (const tracing of round % 2 ? pair : [...pair].reverse()) stacks[tracing] = await startStack(name, tracing);
+          for (const tracing of pair) {
+            const res = await fetch(stacks[tracing].url);
+            if (res.status !== 200) throw new Error(`${name} (${tracing}): ${res.status}`);
+            await res.arrayBuffer();
+            sent[name][tracing]++;
+          }
+          const loadBoth = (seconds) =>
+            Promise.all(pair.map((t) => loadOf(loaders[t], { url: stacks[t].url, connections, duration: seconds, ...load })));
+          const warm = await loadBoth(warmup);
+          pair.forEach((t, i) => (sent[name][t] += warm[i].total));
+          const pids = (t) => ({
+            ...Object.fromEntries(Object.entries(stacks[t].processes).map(([k, child]) => [k, child.pid])),
+            // A setting's receiver gets only its stack's spans: its CPU is charged to that setting.
+            ...(t === 'off' ? {} : { receiver: receiverPids[t] }),
+          });
+          const cpu0 = Object.fromEntries(pair.map((t) => [t, Object.fromEntries(Object.entries(pids(t)).map(([k, pid]) => [k, cpuMs(pid)]))]));
+          const results = await loadBoth(duration);
+          const measured = pair.map((t, i) => {
+            const r = results[i];
+            sent[name][t] += r.total;
+            const n = r.total || 1;
+            const cpuUsPerReq = Object.fromEntries(
+              Object.entries(pids(t)).map(([k, pid]) => [k, +(((cpuMs(pid) - cpu0[t][k]) * 1000) / n).toFixed(1)]),
+            );
+            return { round, case: name, beside: traced, tracing: t, rps: Math.round(r.rps), p50: r.p50, p99: r.p99, failures: r.failures, cpuUsPerReq };
+          });
+          runs.push(...measured);
+          const [off, on] = measured;
           console.log(
-            `round ${round}  ${c.name.padEnd(8)} tracing ${c.tracing.padEnd(4)} ${String(run.rps).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  cpu µs/req ${JSON.stringify(cpuUsPerReq)}` +
-              (run.failures ? `  failures ${run.failures}` : ''),
+            `round ${round}  ${name.padEnd(8)} off ${String(off.rps).padStart(6)} req/s  ${traced.padEnd(3)} ${String(on.rps).padStart(6)} req/s` +
+              `  ${traced}/off ${(on.rps / off.rps).toFixed(3)}  cpu µs/req off ${JSON.stringify(off.cpuUsPerReq)} ${traced} ${JSON.stringify(on.cpuUsPerReq)}` +
+              (off.failures || on.failures ? `  failures ${off.failures}/${on.failures}` : ''),
           );
+          // Stopped gracefully: what a traced process still holds is exported before it exits.
+          await Promise.all(pair.flatMap((t) => Object.values(stacks[t].processes).map(stop)));
         }
       }
     }
-    // Let the last batches go out (the batch processor's delay is 5 s), then count: a gateway
-    // server span per request sent, else spans were dropped and the "on" figure flatters.
-    await new Promise((r) => setTimeout(r, 6_000));
+    // Exports arrive before each process exits; a short wait covers the last answers.
+    await new Promise((r) => setTimeout(r, 500));
     const received = {};
     for (const [name, url] of Object.entries(receivers)) received[name] = await (await fetch(`${url}/stats`)).json();
-    const exported = cases
-      .filter((c) => c.tracing !== 'off' && names.includes(c.name))
-      .map((c) => {
-        const spans = received[c.tracing].spans[c.service] ?? 0;
-        return { case: c.name, tracing: c.tracing, requests: c.sent, gatewaySpans: spans, share: +(spans / c.sent).toFixed(3) };
-      });
+    const exported = names.flatMap((name) =>
+      ['on', '10%'].map((tracing) => {
+        const spans = received[tracing].spans[serviceOf[name]] ?? 0;
+        const requests = sent[name][tracing];
+        return { case: name, tracing, requests, gatewaySpans: spans, share: +(spans / requests).toFixed(3) };
+      }),
+    );
 
-    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const summary = names.map((name) => {
-      const of = (tracing) => runs.filter((r) => r.case === name && r.tracing === tracing);
-      const rps = (tracing) => Math.round(mean(of(tracing).map((r) => r.rps)));
-      const cpu = (tracing) =>
+      const of = (beside, tracing) => runs.filter((r) => r.case === name && r.beside === beside && r.tracing === tracing);
+      const ratios = (traced) => of(traced, traced).map((r, i) => r.rps / of(traced, 'off')[i].rps);
+      const cpu = (beside, tracing) =>
         Object.fromEntries(
-          Object.keys(of(tracing)[0].cpuUsPerReq).map((k) => [k, +mean(of(tracing).map((r) => r.cpuUsPerReq[k])).toFixed(1)]),
+          Object.keys(of(beside, tracing)[0].cpuUsPerReq).map((k) => [k, +median(of(beside, tracing).map((r) => r.cpuUsPerReq[k])).toFixed(1)]),
         );
-      const off = rps('off');
-      const on = rps('on');
-      const sampled = rps('10%');
       return {
         case: name,
-        off,
-        on,
-        ratio: +(on / off).toFixed(3),
-        sampled,
-        sampledRatio: +(sampled / off).toFixed(3),
-        p99Off: +mean(of('off').map((r) => r.p99)).toFixed(1),
-        p99On: +mean(of('on').map((r) => r.p99)).toFixed(1),
-        cpuOff: cpu('off'),
-        cpuOn: cpu('on'),
-        cpuSampled: cpu('10%'),
+        off: Math.round(mean(of('on', 'off').map((r) => r.rps))),
+        on: Math.round(mean(of('on', 'on').map((r) => r.rps))),
+        // The median of the rounds' ratios: in each round the two stacks ran at the same time.
+        ratio: +median(ratios('on')).toFixed(3),
+        ratios: ratios('on').map((x) => +x.toFixed(3)),
+        sampled: Math.round(mean(of('10%', '10%').map((r) => r.rps))),
+        sampledRatio: +median(ratios('10%')).toFixed(3),
+        p99Off: +mean(of('on', 'off').map((r) => r.p99)).toFixed(1),
+        p99On: +mean(of('on', 'on').map((r) => r.p99)).toFixed(1),
+        cpuOff: cpu('on', 'off'),
+        cpuOn: cpu('on', 'on'),
+        cpuSampled: cpu('10%', '10%'),
         failures: runs.filter((r) => r.case === name).reduce((a, r) => a + r.failures, 0),
       };
     });
     console.log(
-      '\n| case | off req/s | on (100 %) req/s | on/off | 10 % sampled req/s | 10 %/off | p99 off / on ms | CPU µs/req off | on | 10 % |',
+      '\n| case | off req/s | on (100 %) req/s | on/off (median of rounds) | rounds | 10 % sampled req/s | 10 %/off (median) | p99 off / on ms | CPU µs/req off | on | 10 % |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|---:|---|---|---|');
+    console.log('|---|---:|---:|---:|---|---:|---:|---:|---|---|---|');
     const fmt = (cpu) => Object.entries(cpu).map(([k, v]) => `${k} ${v}`).join(', ');
     for (const s of summary)
       console.log(
-        `| ${s.case} | ${s.off} | ${s.on} | ${s.ratio} | ${s.sampled} | ${s.sampledRatio} | ${s.p99Off} / ${s.p99On} | ${fmt(s.cpuOff)} | ${fmt(s.cpuOn)} | ${fmt(s.cpuSampled)} |`,
+        `| ${s.case} | ${s.off} | ${s.on} | **${s.ratio}** | ${s.ratios.join(' ')} | ${s.sampled} | ${s.sampledRatio} | ${s.p99Off} / ${s.p99On} | ${fmt(s.cpuOff)} | ${fmt(s.cpuOn)} | ${fmt(s.cpuSampled)} |`,
       );
     for (const [name, r] of Object.entries(received))
       console.log(`\nreceiver (${name}): ${r.exports} OTLP exports, ${(r.bytes / 1e6).toFixed(1)} MB, spans ${JSON.stringify(r.spans)}`);
@@ -408,7 +449,7 @@ async function main() {
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(
       out,
-      `${JSON.stringify({ date: new Date().toISOString(), machine, load: { connections, rate, warmup, duration, rounds }, runs, summary, received, exported }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), machine, load: { connections, rate, warmup, duration, rounds, sideBySide: true }, runs, summary, received, exported }, null, 2)}\n`,
     );
     console.log(`results: ${path.relative(ROOT, out)}`);
     process.exitCode = rate !== undefined || missed.length === 0 ? 0 : 1;
