@@ -268,9 +268,32 @@ export function spanJson(span: ReadableSpan): string {
   return `${out}}`;
 }
 
+// Spans of one process come in runs of the same second and the same few attribute keys:
+// their text is made once (a third of a span's encoding, bench/README.md "Tracing").
+let lastSeconds = -1;
+let lastSecondsText = '';
+const keyHeads = new Map<string, string>();
+const KEY_HEADS_MAX = 1024;
+
 /** [seconds, nanoseconds] as the decimal string of nanoseconds since the epoch. */
 export function nanos([seconds, ns]: HrTime): string {
-  return seconds === 0 ? String(ns) : `${seconds}${String(ns).padStart(9, '0')}`;
+  if (seconds === 0) return String(ns);
+  if (seconds !== lastSeconds) {
+    lastSeconds = seconds;
+    lastSecondsText = String(seconds);
+  }
+  // 1e9 + ns has ten digits: the last nine are ns, zero-padded.
+  return lastSecondsText + String(1e9 + ns).slice(1);
+}
+
+/** `{"key":"<key>","value":` for `key`, cached for the first keys seen. */
+function keyHead(key: string): string {
+  let head = keyHeads.get(key);
+  if (head === undefined) {
+    head = `{"key":${json(key)},"value":`;
+    if (keyHeads.size < KEY_HEADS_MAX) keyHeads.set(key, head);
+  }
+  return head;
 }
 
 export function attributesJson(attributes: Attributes): string {
@@ -278,7 +301,7 @@ export function attributesJson(attributes: Attributes): string {
   for (const key in attributes) {
     const value = anyValueJson(attributes[key]);
     if (value === undefined) continue;
-    out += `${out === '' ? '' : ','}{"key":${json(key)},"value":${value}}`;
+    out += out === '' ? `${keyHead(key)}${value}}` : `,${keyHead(key)}${value}}`;
   }
   return out;
 }

@@ -126,6 +126,9 @@ describe('encoding (OTLP/JSON)', () => {
     });
     expect(nanos([0, 12])).toBe('12');
     expect(nanos([3, 12])).toBe('3000000012');
+    // The seconds' text is kept between calls: a new second, then the old one again.
+    expect(nanos([4, 999_999_999])).toBe('4999999999');
+    expect(nanos([3, 0])).toBe('3000000000');
   });
 });
 
