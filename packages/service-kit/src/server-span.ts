@@ -27,6 +27,12 @@ import type {
   SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 
+/** @opentelemetry/core's time helpers (given, not imported: with tracing off none is loaded). */
+export type SpanClock = Pick<
+  typeof import('@opentelemetry/core'),
+  'millisToHrTime' | 'addHrTimes' | 'timeInputToHrTime'
+>;
+
 /** What the SDK's tracer decides a span with: the pieces a server span borrows. */
 export interface SpanPipeline {
   readonly sampler: Sampler;
@@ -35,6 +41,7 @@ export interface SpanPipeline {
   readonly scope: ReadableSpan['instrumentationScope'];
   /** All the SDK's span processors (its multi-processor). */
   readonly processor: SpanProcessor;
+  readonly clock: SpanClock;
 }
 
 /**
@@ -42,7 +49,7 @@ export interface SpanPipeline {
  * `@opentelemetry/sdk-trace`'s Tracer, pinned in package.json); undefined when one is
  * missing, and the caller uses the tracer itself.
  */
-export function spanPipelineOf(tracer: object): SpanPipeline | undefined {
+export function spanPipelineOf(tracer: object, clock: SpanClock): SpanPipeline | undefined {
   const t = tracer as Record<string, unknown>;
   const sampler = t._sampler as Sampler | undefined;
   const ids = t._idGenerator as IdGenerator | undefined;
@@ -57,24 +64,12 @@ export function spanPipelineOf(tracer: object): SpanPipeline | undefined {
     typeof scope?.name !== 'string'
   )
     return undefined;
-  return { sampler, ids, processor, resource, scope };
+  return { sampler, ids, processor, resource, scope, clock };
 }
 
 const SERVER = 1; // SpanKind.SERVER
 const ERROR = 2; // SpanStatusCode.ERROR
 const NONE: never[] = [];
-
-/** An event's time: now, epoch milliseconds, a Date or already [seconds, nanoseconds]. */
-function timeOf(time: TimeInput | undefined): HrTime {
-  if (Array.isArray(time)) return time;
-  return hrTimeOf(time instanceof Date ? time.getTime() : (time ?? Date.now()));
-}
-
-/** Epoch milliseconds as [seconds, nanoseconds] (the SDK's `millisToHrTime`). */
-function hrTimeOf(ms: number): HrTime {
-  const seconds = Math.trunc(ms / 1000);
-  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
-}
 
 /**
  * A recorded server span. Like the SDK's: the start is the wall clock (milliseconds), the
@@ -106,7 +101,7 @@ export class ServerSpanRecord implements Span, ReadableSpan {
   ) {
     this.resource = pipeline.resource;
     this.instrumentationScope = pipeline.scope;
-    this.startTime = hrTimeOf(Date.now());
+    this.startTime = pipeline.clock.millisToHrTime(Date.now());
     pipeline.processor.onStart(this as unknown as SdkSpan, parent);
   }
 
@@ -131,7 +126,9 @@ export class ServerSpanRecord implements Span, ReadableSpan {
     if (this.events === NONE) this.events = [];
     this.events.push({
       name,
-      time: timeOf(timed ? (attributes as TimeInput) : time),
+      time: this.pipeline.clock.timeInputToHrTime(
+        (timed ? (attributes as TimeInput) : time) ?? Date.now(),
+      ),
       attributes: timed ? undefined : (attributes as Attributes | undefined),
     });
     return this;
@@ -182,13 +179,9 @@ export class ServerSpanRecord implements Span, ReadableSpan {
 
   end(): void {
     if (this.ended) return;
-    const ms = performance.now() - this.startedAt;
-    const seconds = Math.trunc(ms / 1000);
-    this.duration = [seconds, Math.round((ms - seconds * 1000) * 1e6)];
-    let ns = this.startTime[1] + this.duration[1];
-    const carry = ns >= 1e9 ? 1 : 0;
-    ns -= carry * 1e9;
-    this.endTime = [this.startTime[0] + this.duration[0] + carry, ns];
+    const { millisToHrTime, addHrTimes } = this.pipeline.clock;
+    this.duration = millisToHrTime(performance.now() - this.startedAt);
+    this.endTime = addHrTimes(this.startTime, this.duration);
     this.pipeline.processor.onEnding?.(this as unknown as SdkSpan);
     this.ended = true;
     this.pipeline.processor.onEnd(this);

@@ -137,7 +137,10 @@ export function startTracing(
   sdk = started;
   api = require('@opentelemetry/api') as Api;
   tracer = api.trace.getTracer('@svc/service-kit');
-  pipeline = spanPipelineOf(tracer);
+  pipeline = spanPipelineOf(
+    tracer,
+    require('@opentelemetry/core') as typeof import('@opentelemetry/core'),
+  );
   return true;
 }
 

@@ -2,6 +2,7 @@
 // ids, resource, processors) decides and exports both, and what reaches the exporter must
 // read the same. Also guards the pinned SDK: `spanPipelineOf` reads fields of its Tracer.
 import * as otel from '@opentelemetry/api';
+import * as core from '@opentelemetry/core';
 import {
   AlwaysOffSampler,
   InMemorySpanExporter,
@@ -24,9 +25,12 @@ const CALLER = {
 
 function setUp(sampler: Sampler = new ParentBasedSampler({ root: new AlwaysOnSampler() })) {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new TracerProvider({
+    sampler,
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
+  });
   const tracer = provider.getTracer('@svc/service-kit');
-  const pipeline = spanPipelineOf(tracer) as SpanPipeline;
+  const pipeline = spanPipelineOf(tracer, core) as SpanPipeline;
   // The simple processor exports in a promise: the spans ended so far, once exported.
   const finished = async () => {
     await provider.forceFlush();
@@ -63,8 +67,8 @@ describe('server spans', () => {
     expect(pipeline).toBeDefined();
     expect(typeof pipeline.sampler.shouldSample).toBe('function');
     expect(pipeline.scope.name).toBe('@svc/service-kit');
-    expect(spanPipelineOf({})).toBeUndefined();
-    expect(spanPipelineOf(otel.trace.getTracer('no sdk registered'))).toBeUndefined();
+    expect(spanPipelineOf({}, core)).toBeUndefined();
+    expect(spanPipelineOf(otel.trace.getTracer('no sdk registered'), core)).toBeUndefined();
   });
 
   it("reaches the exporter as the SDK's own span of the same request does", async () => {
@@ -139,7 +143,10 @@ describe('server spans', () => {
     expect(finished[0]!.events).toEqual([
       expect.objectContaining({
         name: 'exception',
-        attributes: expect.objectContaining({ 'exception.type': 'E_BOOM', 'exception.message': 'boom' }),
+        attributes: expect.objectContaining({
+          'exception.type': 'E_BOOM',
+          'exception.message': 'boom',
+        }),
       }),
     ]);
   });
