@@ -25,7 +25,12 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type { IncomingHttpHeaders } from 'node:http';
 import type * as OtelApi from '@opentelemetry/api';
 import { OtlpJsonSpanProcessor } from './otlp-json-export.js';
-import { decideServerSpan, spanPipelineOf, type SpanPipeline } from './server-span.js';
+import {
+  decideServerSpan,
+  recordTracerProvider,
+  spanPipelineOf,
+  type SpanPipeline,
+} from './span-record.js';
 
 /** The W3C trace context fields carried in an outbox row, a job's data or an event. */
 export interface TraceCarrier {
@@ -43,7 +48,7 @@ interface Sdk {
 let api: Api | undefined;
 let sdk: Sdk | undefined;
 let tracer: OtelApi.Tracer | undefined;
-/** The SDK's sampler, ids and processors, for server spans (server-span.ts says why). */
+/** The SDK's sampler, ids and processors, for server spans (span-record.ts says why). */
 let pipeline: SpanPipeline | undefined;
 
 /** The client libraries whose maintained instrumentations make spans of their calls. */
@@ -137,10 +142,14 @@ export function startTracing(
   sdk = started;
   api = require('@opentelemetry/api') as Api;
   tracer = api.trace.getTracer('@svc/service-kit');
-  pipeline = spanPipelineOf(
-    tracer,
-    require('@opentelemetry/core') as typeof import('@opentelemetry/core'),
-  );
+  const core = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+  pipeline = spanPipelineOf(tracer, core);
+  // The instrumentations' spans are records too (span-record.ts says why); each keeps the
+  // scope the SDK would have given it.
+  if (pipeline) {
+    const records = recordTracerProvider(api, api.trace.getTracerProvider(), core);
+    for (const instrumentation of instrumentations) instrumentation.setTracerProvider(records);
+  }
   return true;
 }
 

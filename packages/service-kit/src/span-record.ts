@@ -1,11 +1,12 @@
-// The span object of a server span (tracing.ts `startServerSpan`): a plain record that the
-// SDK's own sampler, id generator and span processors handle like one of theirs. The SDK's
-// `Span` does work a server span never needs: it validates and copies its attributes twice,
-// records the SDK's self-metrics, reads two clocks and checks span limits, per request. On
-// the gateway that was 8 µs of CPU per request under load, next to 35 for the whole proxying
+// The span object of every span the kit and the instrumentations make (tracing.ts): a plain
+// record that the SDK's own sampler, id generator and span processors handle like one of
+// theirs. The SDK's `Span` does work these spans never need: it validates and copies its
+// attributes (a WeakSet and an entries array per span), records the SDK's self-metrics, reads
+// two clocks and checks span limits. On the gateway that was 8 µs of CPU per request under
+// load, next to 35 for the whole proxying; the app-store's Redis span cost as much again
 // (bench/README.md, "Tracing"). Everything that decides what is exported (sampling, ids, the
 // resource, the processors and their exporters) stays the SDK's: `spanPipelineOf` takes them
-// from the SDK's tracer, and without them (another SDK version) server spans are the SDK's.
+// from the SDK's tracer, and without them (another SDK version) spans are the SDK's.
 import type * as OtelApi from '@opentelemetry/api';
 import type {
   Attributes,
@@ -16,6 +17,7 @@ import type {
   Link,
   Span,
   SpanContext,
+  SpanKind,
   SpanStatus,
   TimeInput,
 } from '@opentelemetry/api';
@@ -30,10 +32,10 @@ import type {
 /** @opentelemetry/core's time helpers (given, not imported: with tracing off none is loaded). */
 export type SpanClock = Pick<
   typeof import('@opentelemetry/core'),
-  'millisToHrTime' | 'addHrTimes' | 'timeInputToHrTime'
+  'millisToHrTime' | 'addHrTimes' | 'timeInputToHrTime' | 'hrTimeDuration' | 'isTracingSuppressed'
 >;
 
-/** What the SDK's tracer decides a span with: the pieces a server span borrows. */
+/** What the SDK's tracer decides a span with: the pieces a span record borrows. */
 export interface SpanPipeline {
   readonly sampler: Sampler;
   readonly ids: IdGenerator;
@@ -72,11 +74,11 @@ const ERROR = 2; // SpanStatusCode.ERROR
 const NONE: never[] = [];
 
 /**
- * A recorded server span. Like the SDK's: the start is the wall clock (milliseconds), the
- * end the start plus the monotonic clock's duration; once ended it changes no more.
+ * A recorded span. Like the SDK's: the start is the wall clock (milliseconds), the end the
+ * start plus the monotonic clock's duration, unless the caller gives either time; once ended
+ * it changes no more.
  */
-export class ServerSpanRecord implements Span, ReadableSpan {
-  readonly kind = SERVER;
+export class SpanRecord implements Span, ReadableSpan {
   readonly resource: SpanPipeline['resource'];
   readonly instrumentationScope: SpanPipeline['scope'];
   readonly startTime: HrTime;
@@ -89,19 +91,27 @@ export class ServerSpanRecord implements Span, ReadableSpan {
   readonly droppedAttributesCount = 0;
   readonly droppedEventsCount = 0;
   readonly droppedLinksCount = 0;
-  private readonly startedAt = performance.now();
+  /** performance.now() at the start; undefined when the caller gave the start time. */
+  private readonly startedAt: number | undefined;
 
   constructor(
     private readonly pipeline: SpanPipeline,
+    readonly kind: SpanKind,
     public name: string,
     private readonly context: SpanContext,
     readonly parentSpanContext: SpanContext | undefined,
     readonly attributes: Attributes,
     parent: Context,
+    links: Link[] = NONE,
+    startTime?: TimeInput,
   ) {
     this.resource = pipeline.resource;
     this.instrumentationScope = pipeline.scope;
-    this.startTime = pipeline.clock.millisToHrTime(Date.now());
+    if (links.length > 0) this.links = links.slice();
+    if (startTime === undefined) {
+      this.startedAt = performance.now();
+      this.startTime = pipeline.clock.millisToHrTime(Date.now());
+    } else this.startTime = pipeline.clock.timeInputToHrTime(startTime);
     pipeline.processor.onStart(this as unknown as SdkSpan, parent);
   }
 
@@ -177,11 +187,19 @@ export class ServerSpanRecord implements Span, ReadableSpan {
     return !this.ended;
   }
 
-  end(): void {
+  end(endTime?: TimeInput): void {
     if (this.ended) return;
-    const { millisToHrTime, addHrTimes } = this.pipeline.clock;
-    this.duration = millisToHrTime(performance.now() - this.startedAt);
-    this.endTime = addHrTimes(this.startTime, this.duration);
+    const { millisToHrTime, addHrTimes, timeInputToHrTime, hrTimeDuration } = this.pipeline.clock;
+    if (endTime === undefined && this.startedAt !== undefined) {
+      this.duration = millisToHrTime(performance.now() - this.startedAt);
+      this.endTime = addHrTimes(this.startTime, this.duration);
+    } else {
+      this.endTime = endTime === undefined ? millisToHrTime(Date.now()) : timeInputToHrTime(endTime);
+      // As the SDK: an end before the start is the start.
+      if (this.endTime[0] < this.startTime[0] || (this.endTime[0] === this.startTime[0] && this.endTime[1] < this.startTime[1]))
+        this.endTime = this.startTime;
+      this.duration = hrTimeDuration(this.startTime, this.endTime);
+    }
     this.pipeline.processor.onEnding?.(this as unknown as SdkSpan);
     this.ended = true;
     this.pipeline.processor.onEnd(this);
@@ -189,22 +207,28 @@ export class ServerSpanRecord implements Span, ReadableSpan {
 }
 
 /**
- * A server span as the SDK's tracer would decide it (its `startSpan`): the caller's trace
- * continued or a new one, the sampler's decision, its trace state and attributes. Not
- * recorded: a context-only span that still carries the ids downstream.
+ * A span as the SDK's tracer would decide it (its `startSpan`): the caller's trace continued
+ * or a new one, the sampler's decision, its trace state and attributes. Not recorded: a
+ * context-only span that still carries the ids downstream. Tracing suppressed in `parent`
+ * (an export's own request): an invalid context-only span, nothing sampled or exported.
  */
-export function decideServerSpan(
+export function decideSpan(
   otel: typeof OtelApi,
   pipeline: SpanPipeline,
   name: string,
+  kind: SpanKind,
   attributes: Attributes,
   parent: Context,
+  links: Link[] = NONE,
+  startTime?: TimeInput,
 ): Span {
+  if (pipeline.clock.isTracingSuppressed(parent))
+    return otel.trace.wrapSpanContext(otel.INVALID_SPAN_CONTEXT);
   const caller = otel.trace.getSpanContext(parent);
   const continued = caller !== undefined && otel.trace.isSpanContextValid(caller);
   const traceId = continued ? caller.traceId : pipeline.ids.generateTraceId();
   const spanId = pipeline.ids.generateSpanId();
-  const decision = pipeline.sampler.shouldSample(parent, traceId, name, SERVER, attributes, []);
+  const decision = pipeline.sampler.shouldSample(parent, traceId, name, kind, attributes, links);
   const context: SpanContext = {
     traceId,
     spanId,
@@ -214,12 +238,88 @@ export function decideServerSpan(
   if (decision.decision === otel.SamplingDecision.NOT_RECORD)
     return otel.trace.wrapSpanContext(context);
   if (decision.attributes) Object.assign(attributes, decision.attributes);
-  return new ServerSpanRecord(
+  return new SpanRecord(
     pipeline,
+    kind,
     name,
     context,
     continued ? caller : undefined,
     attributes,
     parent,
+    links,
+    startTime,
   );
+}
+
+/** A server span (tracing.ts `startServerSpan`): `decideSpan` of kind SERVER. */
+export function decideServerSpan(
+  otel: typeof OtelApi,
+  pipeline: SpanPipeline,
+  name: string,
+  attributes: Attributes,
+  parent: Context,
+): Span {
+  return decideSpan(otel, pipeline, name, SERVER, attributes, parent);
+}
+
+/**
+ * A tracer whose spans are `SpanRecord`s, for the client instrumentations (pg, ioredis,
+ * undici, http): given to each with `setTracerProvider`, so a Redis command's span costs
+ * what a server span does. `pipelineOf` gives the SDK tracer's pipeline for an
+ * instrumentation's scope (its name and version, as the SDK's own tracer would have).
+ */
+export class RecordTracer implements OtelApi.Tracer {
+  constructor(
+    private readonly otel: typeof OtelApi,
+    private readonly pipeline: SpanPipeline,
+  ) {}
+
+  startSpan(name: string, options: OtelApi.SpanOptions = {}, context?: Context): Span {
+    const otel = this.otel;
+    let parent = context ?? otel.context.active();
+    if (options.root) parent = otel.trace.deleteSpan(parent);
+    // The instrumentations hand over a fresh object per span: it becomes the record's own
+    // (copied only when it holds missing values, which the SDK would leave out too).
+    let attributes = options.attributes ?? {};
+    for (const key in attributes)
+      if (attributes[key] == null) {
+        attributes = Object.fromEntries(Object.entries(attributes).filter(([, v]) => v != null));
+        break;
+      }
+    return decideSpan(
+      otel,
+      this.pipeline,
+      name,
+      options.kind ?? otel.SpanKind.INTERNAL,
+      attributes,
+      parent,
+      options.links,
+      options.startTime,
+    );
+  }
+
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, ...args: unknown[]): ReturnType<F> {
+    const fn = args[args.length - 1] as F;
+    const options = (args.length > 1 ? args[0] : undefined) as OtelApi.SpanOptions | undefined;
+    const context = (args.length > 2 ? args[1] : undefined) as Context | undefined;
+    const otel = this.otel;
+    const parent = context ?? otel.context.active();
+    const span = this.startSpan(name, options, parent);
+    return otel.context.with(otel.trace.setSpan(parent, span), fn as (s: Span) => ReturnType<F>, undefined, span);
+  }
+}
+
+/** A provider of `RecordTracer`s over the SDK provider's pipelines (undefined: the SDK's own). */
+export function recordTracerProvider(
+  otel: typeof OtelApi,
+  sdkProvider: OtelApi.TracerProvider,
+  clock: SpanClock,
+): OtelApi.TracerProvider {
+  return {
+    getTracer(name, version, options) {
+      const sdkTracer = sdkProvider.getTracer(name, version, options);
+      const pipeline = spanPipelineOf(sdkTracer, clock);
+      return pipeline ? new RecordTracer(otel, pipeline) : sdkTracer;
+    },
+  };
 }

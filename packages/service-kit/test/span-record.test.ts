@@ -1,4 +1,4 @@
-// The kit's server span object against the SDK's own: the same SDK tracer provider (sampler,
+// The kit's span records against the SDK's own spans: the same SDK tracer provider (sampler,
 // ids, resource, processors) decides and exports both, and what reaches the exporter must
 // read the same. Also guards the pinned SDK: `spanPipelineOf` reads fields of its Tracer.
 import * as otel from '@opentelemetry/api';
@@ -14,7 +14,13 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from '@jest/globals';
-import { decideServerSpan, spanPipelineOf, type SpanPipeline } from '../src/server-span.js';
+import {
+  decideServerSpan,
+  recordTracerProvider,
+  SpanRecord,
+  spanPipelineOf,
+  type SpanPipeline,
+} from '../src/span-record.js';
 
 const CALLER = {
   traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
@@ -31,12 +37,14 @@ function setUp(sampler: Sampler = new ParentBasedSampler({ root: new AlwaysOnSam
   });
   const tracer = provider.getTracer('@svc/service-kit');
   const pipeline = spanPipelineOf(tracer, core) as SpanPipeline;
+  // What the client instrumentations are given (tracing.ts).
+  const records = recordTracerProvider(otel, provider, core);
   // The simple processor exports in a promise: the spans ended so far, once exported.
   const finished = async () => {
     await provider.forceFlush();
     return exporter.getFinishedSpans();
   };
-  return { finished, tracer, pipeline };
+  return { finished, tracer, pipeline, provider, records };
 }
 
 const callerContext = (flags = 1) =>
@@ -149,5 +157,80 @@ describe('server spans', () => {
         }),
       }),
     ]);
+  });
+});
+
+describe('client spans (the record tracer the instrumentations get)', () => {
+  const SCOPE = ['@opentelemetry/instrumentation-ioredis', '0.72.0'] as const;
+  const redisAttributes = () => ({
+    'db.system.name': 'redis',
+    'db.query.text': 'evalsha',
+    'server.address': '127.0.0.1',
+    'server.port': 6379,
+  });
+
+  it("reaches the exporter as the SDK's own client span does, with the instrumentation's scope", async () => {
+    const { finished, provider, records } = setUp();
+    const theirs = provider.getTracer(...SCOPE);
+    const ours = records.getTracer(...SCOPE);
+    const parent = callerContext();
+    const spans = [theirs, ours].map((t) =>
+      t.startSpan('evalsha', { kind: otel.SpanKind.CLIENT, attributes: redisAttributes() }, parent),
+    );
+    expect(spans[1]).toBeInstanceOf(SpanRecord);
+    for (const span of spans) span.end();
+    const [sdk, mine] = await finished();
+    expect(exported(mine!)).toEqual(exported(sdk!));
+    expect(mine!.instrumentationScope).toBe(sdk!.instrumentationScope);
+    expect(mine!.parentSpanContext?.spanId).toBe(CALLER.spanId);
+  });
+
+  it('continues the given context, or starts a root when asked; passes through startActiveSpan', async () => {
+    const { finished, records } = setUp();
+    const tracer = records.getTracer(...SCOPE);
+    const parent = otel.trace.setSpanContext(otel.ROOT_CONTEXT, {
+      ...CALLER,
+      spanId: 'aaaaaaaaaaaaaaaa',
+    });
+    tracer.startSpan('child', {}, parent).end();
+    tracer.startSpan('root', { root: true }, parent).end();
+    const answer = tracer.startActiveSpan('active', {}, parent, (span) => {
+      span.end();
+      return 42;
+    });
+    expect(answer).toBe(42);
+    const [child, root, active] = await finished();
+    expect(child!.parentSpanContext?.spanId).toBe('aaaaaaaaaaaaaaaa');
+    expect(child!.spanContext().traceId).toBe(CALLER.traceId);
+    expect(child!.kind).toBe(otel.SpanKind.INTERNAL);
+    expect(root!.parentSpanContext).toBeUndefined();
+    expect(root!.spanContext().traceId).not.toBe(CALLER.traceId);
+    expect(active!.parentSpanContext?.spanId).toBe('aaaaaaaaaaaaaaaa');
+  });
+
+  it('makes nothing under suppressed tracing (an export\'s own request)', async () => {
+    const { finished, records } = setUp();
+    const span = records
+      .getTracer(...SCOPE)
+      .startSpan('POST', { kind: otel.SpanKind.CLIENT }, core.suppressTracing(callerContext()));
+    expect(span.isRecording()).toBe(false);
+    expect(otel.trace.isSpanContextValid(span.spanContext())).toBe(false);
+    span.end();
+    expect(await finished()).toHaveLength(0);
+  });
+
+  it('keeps given start and end times, and leaves out missing attribute values', async () => {
+    const { finished, records } = setUp();
+    const attributes = { 'db.system.name': 'redis', 'db.namespace': undefined };
+    const span = records
+      .getTracer(...SCOPE)
+      .startSpan('get', { attributes, startTime: [1_700_000_000, 5] }, callerContext());
+    span.end([1_700_000_001, 10]);
+    const [mine] = await finished();
+    expect(mine!.startTime).toEqual([1_700_000_000, 5]);
+    expect(mine!.endTime).toEqual([1_700_000_001, 10]);
+    expect(mine!.duration).toEqual([1, 5]);
+    expect(Object.keys(mine!.attributes)).toEqual(['db.system.name']);
+    expect(Object.keys(attributes)).toContain('db.namespace'); // the caller's object is unchanged
   });
 });
