@@ -241,7 +241,7 @@ export function spanJson(span: ReadableSpan): string {
   // and its value (0x200).
   const flags = (context.traceFlags & 0xff) | 0x100 | (parent?.isRemote ? 0x200 : 0);
   out +=
-    `,"flags":${flags},"name":${json(span.name)},"kind":${span.kind + 1}` +
+    `,"flags":${flags},"name":${nameJson(span.name)},"kind":${span.kind + 1}` +
     `,"startTimeUnixNano":"${nanos(span.startTime)}","endTimeUnixNano":"${nanos(span.endTime)}"` +
     `,"attributes":[${attributesJson(span.attributes)}]`;
   if (span.droppedAttributesCount > 0)
@@ -268,12 +268,23 @@ export function spanJson(span: ReadableSpan): string {
   return `${out}}`;
 }
 
-// Spans of one process come in runs of the same second and the same few attribute keys:
-// their text is made once (a third of a span's encoding, bench/README.md "Tracing").
+// Spans of one process come in runs of the same second and the same few attributes (a
+// method, a route, a status, a Redis command and its server): their text is made once.
+// Caching whole `{"key":…,"value":…}` pieces halves a span's encoding and the string
+// pieces its bytes are copied from (bench/README.md "Tracing").
 let lastSeconds = -1;
 let lastSecondsText = '';
-const keyHeads = new Map<string, string>();
-const KEY_HEADS_MAX = 1024;
+/** Per key: its `{"key":"<key>","value":` head and the whole pieces of its frequent values. */
+interface KeyCache {
+  head: string;
+  pieces: Map<AttributeValue, string>;
+}
+const keys = new Map<string, KeyCache>();
+const KEYS_MAX = 1024;
+/** Values kept per key: enough for methods, routes, statuses and commands, not for ids or paths with ids in them. */
+const PIECES_PER_KEY = 64;
+/** Longer values are not kept (a query text, a URL with a query). */
+const PIECE_VALUE_MAX = 128;
 
 /** [seconds, nanoseconds] as the decimal string of nanoseconds since the epoch. */
 export function nanos([seconds, ns]: HrTime): string {
@@ -286,22 +297,51 @@ export function nanos([seconds, ns]: HrTime): string {
   return lastSecondsText + String(1e9 + ns).slice(1);
 }
 
-/** `{"key":"<key>","value":` for `key`, cached for the first keys seen. */
-function keyHead(key: string): string {
-  let head = keyHeads.get(key);
-  if (head === undefined) {
-    head = `{"key":${json(key)},"value":`;
-    if (keyHeads.size < KEY_HEADS_MAX) keyHeads.set(key, head);
+/** Span names come from route patterns and commands: a few hundred at most. */
+const names = new Map<string, string>();
+
+function nameJson(name: string): string {
+  let text = names.get(name);
+  if (text === undefined) {
+    text = json(name);
+    if (names.size < KEYS_MAX) names.set(name, text);
   }
-  return head;
+  return text;
+}
+
+function keyCache(key: string): KeyCache {
+  let cache = keys.get(key);
+  if (cache === undefined) {
+    cache = { head: `{"key":${json(key)},"value":`, pieces: new Map() };
+    if (keys.size < KEYS_MAX) keys.set(key, cache);
+  }
+  return cache;
+}
+
+/** `{"key":…,"value":…}` for one attribute; undefined for a missing value. */
+function attributeJson(key: string, value: AttributeValue | undefined): string | undefined {
+  const cache = keyCache(key);
+  const cacheable =
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'string' && value.length <= PIECE_VALUE_MAX);
+  if (cacheable) {
+    const piece = cache.pieces.get(value);
+    if (piece !== undefined) return piece;
+  }
+  const valueJson = anyValueJson(value);
+  if (valueJson === undefined) return undefined;
+  const piece = `${cache.head}${valueJson}}`;
+  if (cacheable && cache.pieces.size < PIECES_PER_KEY) cache.pieces.set(value, piece);
+  return piece;
 }
 
 export function attributesJson(attributes: Attributes): string {
   let out = '';
   for (const key in attributes) {
-    const value = anyValueJson(attributes[key]);
-    if (value === undefined) continue;
-    out += out === '' ? `${keyHead(key)}${value}}` : `,${keyHead(key)}${value}}`;
+    const piece = attributeJson(key, attributes[key]);
+    if (piece === undefined) continue;
+    out = out === '' ? piece : `${out},${piece}`;
   }
   return out;
 }

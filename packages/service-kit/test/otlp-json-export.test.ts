@@ -130,6 +130,30 @@ describe('encoding (OTLP/JSON)', () => {
     expect(nanos([4, 999_999_999])).toBe('4999999999');
     expect(nanos([3, 0])).toBe('3000000000');
   });
+
+  it('reuses the text of frequent attributes without mixing up values or their types', () => {
+    const decode = (attributes: Record<string, string | number | boolean>) =>
+      JSON.parse(`[${attributesJson(attributes)}]`) as Array<{ key: string; value: unknown }>;
+    // The same key with values of other types, and the same values again (now cached).
+    for (let round = 0; round < 2; round++) {
+      expect(decode({ code: 200 })[0]!.value).toEqual({ intValue: '200' });
+      expect(decode({ code: '200' })[0]!.value).toEqual({ stringValue: '200' });
+      expect(decode({ code: true })[0]!.value).toEqual({ boolValue: true });
+      expect(decode({ code: 'true' })[0]!.value).toEqual({ stringValue: 'true' });
+    }
+    // More values than a key keeps, and values too long to keep: each still its own.
+    for (let i = 0; i < 100; i++) {
+      const long = `/api/v1/apps/${'x'.repeat(200)}${i}`;
+      expect(decode({ 'url.path': `/api/v1/apps/${i}`, long })).toEqual([
+        { key: 'url.path', value: { stringValue: `/api/v1/apps/${i}` } },
+        { key: 'long', value: { stringValue: long } },
+      ]);
+    }
+    // A span name is kept too, escaped as JSON.
+    const named = (name: string) => JSON.parse(spanJson(fakeSpan({ name }))) as { name: string };
+    expect(named('GET "quoted"').name).toBe('GET "quoted"');
+    expect(named('GET "quoted"').name).toBe('GET "quoted"');
+  });
 });
 
 interface Export {
