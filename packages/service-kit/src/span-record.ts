@@ -207,6 +207,43 @@ export class SpanRecord implements Span, ReadableSpan {
 }
 
 /**
+ * A span that is not recorded and only carries its ids downstream: the API's
+ * `NonRecordingSpan`, but the kit's, so that its children know its ids are valid.
+ */
+export class ContextOnlySpan implements Span {
+  constructor(private readonly context: SpanContext) {}
+  spanContext(): SpanContext {
+    return this.context;
+  }
+  setAttribute(): this {
+    return this;
+  }
+  setAttributes(): this {
+    return this;
+  }
+  addEvent(): this {
+    return this;
+  }
+  addLink(): this {
+    return this;
+  }
+  addLinks(): this {
+    return this;
+  }
+  setStatus(): this {
+    return this;
+  }
+  updateName(): this {
+    return this;
+  }
+  end(): void {}
+  isRecording(): boolean {
+    return false;
+  }
+  recordException(): void {}
+}
+
+/**
  * A span as the SDK's tracer would decide it (its `startSpan`): the caller's trace continued
  * or a new one, the sampler's decision, its trace state and attributes. Not recorded: a
  * context-only span that still carries the ids downstream. Tracing suppressed in `parent`
@@ -224,8 +261,14 @@ export function decideSpan(
 ): Span {
   if (pipeline.clock.isTracingSuppressed(parent))
     return otel.trace.wrapSpanContext(otel.INVALID_SPAN_CONTEXT);
-  const caller = otel.trace.getSpanContext(parent);
-  const continued = caller !== undefined && otel.trace.isSpanContextValid(caller);
+  const parentSpan = otel.trace.getSpan(parent);
+  const caller = parentSpan?.spanContext();
+  // A parent made here has ids from the id generator: only a caller's needs checking.
+  const continued =
+    caller !== undefined &&
+    (parentSpan instanceof SpanRecord ||
+      parentSpan instanceof ContextOnlySpan ||
+      otel.trace.isSpanContextValid(caller));
   const traceId = continued ? caller.traceId : pipeline.ids.generateTraceId();
   const spanId = pipeline.ids.generateSpanId();
   const decision = pipeline.sampler.shouldSample(parent, traceId, name, kind, attributes, links);
@@ -235,8 +278,7 @@ export function decideSpan(
     traceFlags: decision.decision === otel.SamplingDecision.RECORD_AND_SAMPLED ? 1 : 0,
     traceState: decision.traceState ?? (continued ? caller.traceState : undefined),
   };
-  if (decision.decision === otel.SamplingDecision.NOT_RECORD)
-    return otel.trace.wrapSpanContext(context);
+  if (decision.decision === otel.SamplingDecision.NOT_RECORD) return new ContextOnlySpan(context);
   if (decision.attributes) Object.assign(attributes, decision.attributes);
   return new SpanRecord(
     pipeline,

@@ -15,6 +15,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from '@jest/globals';
 import {
+  ContextOnlySpan,
   decideServerSpan,
   recordTracerProvider,
   SpanRecord,
@@ -206,6 +207,21 @@ describe('client spans (the record tracer the instrumentations get)', () => {
     expect(root!.parentSpanContext).toBeUndefined();
     expect(root!.spanContext().traceId).not.toBe(CALLER.traceId);
     expect(active!.parentSpanContext?.spanId).toBe('aaaaaaaaaaaaaaaa');
+  });
+
+  it("continues an unsampled server span's trace, unsampled, without recording", async () => {
+    const { finished, pipeline, records } = setUp();
+    const server = decideServerSpan(otel, pipeline, 'GET', {}, callerContext(0));
+    expect(server).toBeInstanceOf(ContextOnlySpan);
+    const child = records
+      .getTracer(...SCOPE)
+      .startSpan('evalsha', {}, otel.trace.setSpan(otel.ROOT_CONTEXT, server));
+    expect(child.isRecording()).toBe(false);
+    expect(child.spanContext()).toMatchObject({ traceId: CALLER.traceId, traceFlags: 0 });
+    expect(child.spanContext().spanId).not.toBe(server.spanContext().spanId);
+    child.end();
+    server.end();
+    expect(await finished()).toHaveLength(0);
   });
 
   it('makes nothing under suppressed tracing (an export\'s own request)', async () => {
