@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// Where the app-store's share of tracing's cost goes (README.md, "Tracing"): the BUILT
+// app-store alone, traced (100 % unless --env says otherwise), beside an untraced twin, both
+// loaded at the same time by load generators of their own, in fresh pairs. Each pair prints
+// the throughput ratio (traced / twin) and both processes' CPU µs per request; the medians
+// close the run. Loading the app-store directly (every request carrying a sampled
+// `traceparent`, as the gateway's would) leaves out the gateway, whose cost moves with the
+// app-store's on two cores and blurs small differences in bench/tracing.mjs.
+// To compare two builds of the kit, run this once per build, alternating (A B A B): the
+// machine's speed drifts between runs more than within one.
+// Usage, from the repository root, after `pnpm build`:
+//   node bench/tracing-pairs.mjs [--pairs 6] [--duration 5] [--rate N] [--env K=V]... [--twin-env K=V]...
+//                                [--cpu-prof dir]
+// --rate N holds each process at N req/s (CPU µs per request then compare like with like);
+// --env sets the traced process's environment (OTEL_TRACES_SAMPLER=always_off measures what
+// tracing costs a request that is not sampled); --cpu-prof writes both processes' profiles
+// (dir/traced, dir/twin; summarise with bench/lib/cpuprofile-summary.mjs).
+import { fork, spawn } from 'node:child_process';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { seedApps } from './lib/app-store-seed.mjs';
+import { cpuMs } from './lib/process-cpu.mjs';
+import { HOST, freePort, waitFor } from './lib/processes.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SELF = fileURLToPath(import.meta.url);
+const requireGw = createRequire(path.join(ROOT, 'gateway', 'package.json'));
+const requireRoot = createRequire(path.join(ROOT, 'package.json'));
+const SCHEMA = 'app_store_tracing_pairs';
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const argv = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : argv[i + 1];
+};
+/** Every `--name K=V` as an environment (values may hold '='). */
+const envOf = (name) =>
+  Object.fromEntries(
+    argv.flatMap((a, i) => (a === `--${name}` ? [[argv[i + 1].slice(0, argv[i + 1].indexOf('=')), argv[i + 1].slice(argv[i + 1].indexOf('=') + 1)]] : [])),
+  );
+
+/** An OTLP/HTTP receiver that only answers 200 (bench/tracing.mjs counts spans; this compares). */
+function runReceiver(port) {
+  http
+    .createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    })
+    .listen(port, HOST, () => process.send('ready'));
+}
+
+/** A load generator of its own, so the two processes are not paced by one event loop. */
+function runLoad() {
+  const autocannon = requireGw('autocannon');
+  process.on('message', async (options) => {
+    const r = await autocannon(options);
+    process.send({ total: r.requests.total, failures: r.non2xx + r.errors + r.timeouts });
+  });
+  process.send('ready');
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+async function main() {
+  const pairs = Number(opt('pairs', 6));
+  const duration = Number(opt('duration', 5));
+  const rate = opt('rate') === undefined ? undefined : Number(opt('rate'));
+  const profDir = opt('cpu-prof');
+  const children = [];
+  process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
+  const forkReady = async (args) => {
+    const child = fork(SELF, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    children.push(child);
+    await new Promise((resolve) => child.once('message', resolve));
+    return child;
+  };
+
+  const pg = new (requireRoot('pg').Client)({ connectionString: DATABASE_URL });
+  await pg.connect();
+  await seedApps(pg, 5000, SCHEMA);
+  const receiverPort = await freePort();
+  await forkReady(['--receiver', String(receiverPort)]);
+  const loaders = [await forkReady(['--load']), await forkReady(['--load'])];
+
+  const start = async (env, tag) => {
+    const port = await freePort();
+    const flags = profDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profDir, tag)}`] : [];
+    const child = spawn(process.execPath, [...flags, 'dist/main.js'], {
+      cwd: path.join(ROOT, 'services', 'app-store'),
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'info',
+        DATABASE_URL,
+        APP_STORE_DATABASE_URL: `${DATABASE_URL}?schema=${SCHEMA}`,
+        REDIS_URL,
+        REDIS_PREFIX: 'bench:tracing-pairs:',
+        APP_STORE_RATE_LIMIT_SCALE: '1000000',
+        OTEL_EXPORTER_OTLP_ENDPOINT: '',
+        ...env,
+        PORT: String(port),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    await waitFor(`http://${HOST}:${port}/healthz`, child, `app-store (${tag})`);
+    return { child, url: `http://${HOST}:${port}/api/v1/apps` };
+  };
+  const traced = {
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://${HOST}:${receiverPort}`,
+    OTEL_TRACES_SAMPLER: 'always_on',
+    ...envOf('env'),
+  };
+  // A new trace per request would need a new header per request; one sampled caller's
+  // trace for all of them costs the app-store the same.
+  const headers = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
+  const load = (stacks, seconds) =>
+    Promise.all(
+      stacks.map(
+        (stack, i) =>
+          new Promise((resolve) => {
+            loaders[i].once('message', resolve);
+            loaders[i].send({
+              url: stack.url,
+              connections: rate === undefined ? 50 : 20,
+              duration: seconds,
+              headers,
+              ...(rate === undefined ? {} : { overallRate: rate }),
+            });
+          }),
+      ),
+    );
+
+  const ratios = [];
+  const extra = [];
+  console.log(`app-store traced ${JSON.stringify(envOf('env'))} beside an untraced twin: ${pairs} pairs of ${duration} s, ${rate === undefined ? '50 connections each (saturated)' : `${rate} req/s each`}`);
+  for (let p = 1; p <= pairs; p++) {
+    // Started in turns: the first process started is not always the traced one.
+    const made = {};
+    for (const tag of p % 2 ? ['traced', 'twin'] : ['twin', 'traced'])
+      made[tag] = await start(tag === 'traced' ? traced : envOf('twin-env'), tag);
+    const stacks = [made.traced, made.twin];
+    await load(stacks, 2);
+    const before = stacks.map((s) => cpuMs(s.child.pid));
+    const results = await load(stacks, duration);
+    const used = stacks.map((s, i) => ((cpuMs(s.child.pid) - before[i]) * 1000) / results[i].total);
+    const ratio = results[0].total / results[1].total;
+    ratios.push(ratio);
+    extra.push(used[0] - used[1]);
+    console.log(
+      `pair ${p}: traced/twin ${ratio.toFixed(3)}  CPU µs/req traced ${used[0].toFixed(1)} twin ${used[1].toFixed(1)} (+${(used[0] - used[1]).toFixed(1)})` +
+        `  requests ${results[0].total}/${results[1].total}, failures ${results[0].failures}/${results[1].failures}`,
+    );
+    if (results.some((r) => r.failures > 0)) throw new Error('requests failed: the figures would measure error paths');
+    for (const s of stacks) {
+      s.child.kill('SIGTERM');
+      await new Promise((resolve) => s.child.once('exit', resolve));
+    }
+  }
+  console.log(`median: traced/twin ${median(ratios).toFixed(3)}, +${median(extra).toFixed(1)} µs of CPU per request`);
+  await pg.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+  await pg.end();
+  process.exit(0);
+}
+
+if (argv[0] === '--receiver') runReceiver(Number(argv[1]));
+else if (argv[0] === '--load') runLoad();
+else await main();
