@@ -21,12 +21,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedApps } from './lib/app-store-seed.mjs';
+import { runLoadChild } from './lib/load-child.mjs';
 import { cpuMs } from './lib/process-cpu.mjs';
 import { HOST, freePort, waitFor } from './lib/processes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
-const requireGw = createRequire(path.join(ROOT, 'gateway', 'package.json'));
 const requireRoot = createRequire(path.join(ROOT, 'package.json'));
 const SCHEMA = 'app_store_tracing_pairs';
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc';
@@ -51,16 +51,6 @@ function runReceiver(port) {
       req.on('end', () => res.writeHead(200).end());
     })
     .listen(port, HOST, () => process.send('ready'));
-}
-
-/** A load generator of its own, so the two processes are not paced by one event loop. */
-function runLoad() {
-  const autocannon = requireGw('autocannon');
-  process.on('message', async (options) => {
-    const r = await autocannon(options);
-    process.send({ total: r.requests.total, failures: r.non2xx + r.errors + r.timeouts });
-  });
-  process.send('ready');
 }
 
 const median = (xs) => {
@@ -172,5 +162,5 @@ async function main() {
 }
 
 if (argv[0] === '--receiver') runReceiver(Number(argv[1]));
-else if (argv[0] === '--load') runLoad();
+else if (argv[0] === '--load') runLoadChild();
 else await main();

@@ -31,12 +31,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedApps } from './lib/app-store-seed.mjs';
+import { runLoadChild } from './lib/load-child.mjs';
 import { cpuMs } from './lib/process-cpu.mjs';
 import { HOST, freePort, waitFor } from './lib/processes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
-const requireGw = createRequire(path.join(ROOT, 'gateway', 'package.json'));
 const requireRoot = createRequire(path.join(ROOT, 'package.json'));
 const SCHEMA = 'app_store_tracing_bench';
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc';
@@ -171,29 +171,10 @@ function fields(buf, want) {
   return found;
 }
 
-/**
- * A load generator of its own (a child, so the two or three stacks measured side by side are
- * not paced by one event loop): runs autocannon when asked and answers with the result.
- */
-function runLoad() {
-  const autocannon = requireGw('autocannon');
-  process.on('message', async (options) => {
-    const r = await autocannon(options);
-    process.send({
-      total: r.requests.total,
-      rps: r.requests.average,
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      failures: r.non2xx + r.errors + r.timeouts,
-    });
-  });
-  process.send('ready');
-}
-
 const mode = process.argv[2];
 if (mode === '--stub') runStub(Number(process.argv[3]));
 else if (mode === '--receiver') runReceiver(Number(process.argv[3]));
-else if (mode === '--load') runLoad();
+else if (mode === '--load') runLoadChild();
 else await main();
 
 // ---------------------------------------------------------------- main
