@@ -307,8 +307,8 @@ export function decideServerSpan(
 /**
  * A tracer whose spans are `SpanRecord`s, for the client instrumentations (pg, ioredis,
  * undici, http): given to each with `setTracerProvider`, so a Redis command's span costs
- * what a server span does. `pipelineOf` gives the SDK tracer's pipeline for an
- * instrumentation's scope (its name and version, as the SDK's own tracer would have).
+ * what a server span does. Its pipeline is that of the SDK tracer the instrumentation would
+ * have had (`recordTracerProvider`), so the span's scope is unchanged.
  */
 export class RecordTracer implements OtelApi.Tracer {
   constructor(
@@ -340,18 +340,22 @@ export class RecordTracer implements OtelApi.Tracer {
     );
   }
 
-  startActiveSpan<F extends (span: Span) => unknown>(name: string, ...args: unknown[]): ReturnType<F> {
+  startActiveSpan<F extends (span: Span) => unknown>(
+    name: string,
+    ...args: unknown[]
+  ): ReturnType<F> {
     const fn = args[args.length - 1] as F;
     const options = (args.length > 1 ? args[0] : undefined) as OtelApi.SpanOptions | undefined;
     const context = (args.length > 2 ? args[1] : undefined) as Context | undefined;
     const otel = this.otel;
     const parent = context ?? otel.context.active();
     const span = this.startSpan(name, options, parent);
-    return otel.context.with(otel.trace.setSpan(parent, span), fn as (s: Span) => ReturnType<F>, undefined, span);
+    const run = fn as (s: Span) => ReturnType<F>;
+    return otel.context.with(otel.trace.setSpan(parent, span), run, undefined, span);
   }
 }
 
-/** A provider of `RecordTracer`s over the SDK provider's pipelines (undefined: the SDK's own). */
+/** `RecordTracer`s over the SDK provider's tracers (the SDK's own tracer where no pipeline is found). */
 export function recordTracerProvider(
   otel: typeof OtelApi,
   sdkProvider: OtelApi.TracerProvider,
