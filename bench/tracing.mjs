@@ -18,10 +18,12 @@
 // lower than off. Writes bench/results/tracing-<date>.json.
 // Usage, from the repository root, after `pnpm build` (wrap in `flock /tmp/bench.lock`):
 //   node bench/tracing.mjs [--duration 8] [--warmup 2] [--rounds 5] [--connections 50]
-//                          [--rate N] [--case gateway|listing]
+//                          [--rate N] [--case gateway|listing] [--cpu-prof dir]
 // --rate N holds each stack's load at N req/s instead of saturating the machine: the req/s
 // columns then say nothing, but the CPU µs per request compare like with like (the same
-// number of requests per event-loop turn). --case runs one case only.
+// number of requests per event-loop turn). --case runs one case only. --cpu-prof writes
+// every measured process's V8 CPU profile under dir/<case>-<tracing>-<process>-r<round>
+// (summarise with bench/lib/cpuprofile-summary.mjs).
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -258,9 +260,11 @@ async function main() {
       },
     };
 
-    const start = async (dir, env, what) => {
+    const profDir = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : undefined;
+    const start = async (dir, env, what, profTag) => {
       const port = await freePort();
-      const child = spawn(process.execPath, ['dist/main.js'], {
+      const flags = profDir && profTag ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir, profTag)}`] : [];
+      const child = spawn(process.execPath, [...flags, 'dist/main.js'], {
         cwd: path.join(ROOT, dir),
         env: {
           ...process.env,
@@ -280,7 +284,8 @@ async function main() {
       return { child, url: `http://${HOST}:${port}` };
     };
     /** One setting's stack for one case, fresh: its processes and the URL to load. */
-    const startStack = async (name, tracing) => {
+    const startStack = async (name, tracing, round) => {
+      const tag = (process) => `${name}-${tracing === '10%' ? '10pct' : tracing}-${process}-r${round}`;
       const env = settings[tracing];
       if (name === 'gateway') {
         // Its own service name: its spans are counted apart from the listing's gateway.
@@ -288,6 +293,7 @@ async function main() {
           'gateway',
           { ...env, NODE_ENV: 'production', APP_STORE_URL: `http://${HOST}:${stubPort}`, OTEL_SERVICE_NAME: 'gateway-stub' },
           `gateway to the stub (tracing ${tracing})`,
+          tag('gateway'),
         );
         return { url: `${gw.url}/api/v1/apps`, processes: { gateway: gw.child } };
       }
@@ -301,11 +307,13 @@ async function main() {
           APP_STORE_RATE_LIMIT_SCALE: '1000000',
         },
         `app-store (tracing ${tracing})`,
+        tag('app-store'),
       );
       const gw = await start(
         'gateway',
         { ...env, NODE_ENV: 'production', APP_STORE_URL: store.url },
         `gateway to app-store (tracing ${tracing})`,
+        tag('gateway'),
       );
       return { url: `${gw.url}/api/v1/apps`, processes: { gateway: gw.child, 'app-store': store.child } };
     };
@@ -325,7 +333,7 @@ async function main() {
           const pair = ['off', traced];
           // Started in turns: the first process started is not always the same setting.
           const stacks = {};
-          for (const tracing of round % 2 ? pair : [...pair].reverse()) stacks[tracing] = await startStack(name, tracing);
+          for (const tracing of round % 2 ? pair : [...pair].reverse()) stacks[tracing] = await startStack(name, tracing, round);
           for (const tracing of pair) {
             const res = await fetch(stacks[tracing].url);
             if (res.status !== 200) throw new Error(`${name} (${tracing}): ${res.status}`);

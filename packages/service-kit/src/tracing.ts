@@ -22,6 +22,7 @@
 // The log fields come from a pino mixin (`traceLogFields`), not the pino instrumentation:
 // that one replaces the module's export, which ESM importers of pino never see.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type { IncomingHttpHeaders } from 'node:http';
 import type * as OtelApi from '@opentelemetry/api';
 import { OtlpJsonSpanProcessor } from './otlp-json-export.js';
@@ -89,6 +90,14 @@ export function startTracing(
 ): boolean {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT) return false;
   if (api) return true;
+  // V8's allocation-site pretenuring, having seen requests' trace contexts alive at a
+  // scavenge, allocates objects of those sites in the old generation from then on; each
+  // such object keeps whatever young objects it points to alive through the next scavenges,
+  // and the cascade promotes most of every request. Measured in the app-store with nothing
+  // sampled: 400 KB surviving each scavenge, against 70 KB untraced and 70 KB traced with
+  // the flag (bench/README.md, "Tracing"). Set before anything of the SDK is loaded; an
+  // untraced process keeps V8's default (the flag measured no better there).
+  setFlagsFromString('--no-allocation-site-pretenuring');
   const clients = new Set(options.clients ?? ALL_CLIENTS);
   const require = createRequire(import.meta.url);
   const { NodeSDK } =
