@@ -27,6 +27,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type * as OtelApi from '@opentelemetry/api';
 import { OtlpJsonSpanProcessor } from './otlp-json-export.js';
 import {
+  ContextOnlySpan,
   decideServerSpan,
   recordTracerProvider,
   spanPipelineOf,
@@ -51,6 +52,8 @@ let sdk: Sdk | undefined;
 let tracer: OtelApi.Tracer | undefined;
 /** The SDK's sampler, ids and processors, for server spans (span-record.ts says why). */
 let pipeline: SpanPipeline | undefined;
+/** Whether the global propagator is the standard W3C one (`callerContext` reads it itself). */
+let w3cOnly = false;
 
 /** The client libraries whose maintained instrumentations make spans of their calls. */
 export type TracedClient = 'pg' | 'ioredis' | 'undici' | 'http';
@@ -159,7 +162,59 @@ export function startTracing(
     const records = recordTracerProvider(api, api.trace.getTracerProvider(), core);
     for (const instrumentation of instrumentations) instrumentation.setTracerProvider(records);
   }
+  w3cOnly = isStandardW3cPropagator(api);
   return true;
+}
+
+/**
+ * Whether the SDK installed the default propagator, W3C trace context (and baggage): the
+ * composite of `OTEL_PROPAGATORS=tracecontext,baggage` (its default). Only then may
+ * `callerContext` read `traceparent` without it. Reads the API's and the composite's
+ * private fields; another version of either: false, and the propagator is used.
+ */
+function isStandardW3cPropagator(otel: Api): boolean {
+  const global = (
+    otel.propagation as unknown as { _getGlobalPropagator?: () => { _propagators?: unknown } }
+  )._getGlobalPropagator?.();
+  const parts = global?._propagators;
+  if (!Array.isArray(parts)) return false;
+  const names = parts.map((p: object) => p.constructor.name);
+  return (
+    names.includes('W3CTraceContextPropagator') &&
+    names.every((n) => n === 'W3CTraceContextPropagator' || n === 'W3CBaggagePropagator')
+  );
+}
+
+/** A version-00 `traceparent` exactly as W3C Trace Context writes it (lower-case hex). */
+const TRACEPARENT_00 = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const ZERO_TRACE_ID = '0'.repeat(32);
+const ZERO_SPAN_ID = '0'.repeat(16);
+
+/**
+ * The caller's context from a request's headers. The common cases are read here: no trace
+ * headers at all (a new trace), or one version-00 `traceparent` without `tracestate` or
+ * `baggage` (what the gateway sends every service). The propagator's regular expression,
+ * its validation (and again in the sampler) and its composite's per-propagator loop cost
+ * more than the rest of an unsampled request's tracing (bench/README.md, "Tracing").
+ * Anything else (other versions, spaces, tracestate, baggage, another propagator) goes
+ * through the configured propagator, as before.
+ */
+export function callerContext(otel: Api, headers: IncomingHttpHeaders): OtelApi.Context {
+  if (w3cOnly && headers.tracestate === undefined && headers.baggage === undefined) {
+    const header = headers.traceparent;
+    if (header === undefined) return otel.ROOT_CONTEXT;
+    if (typeof header === 'string' && TRACEPARENT_00.test(header)) {
+      const traceId = header.slice(3, 35);
+      const spanId = header.slice(36, 52);
+      // All-zero ids are invalid: the propagator ignores such a header too.
+      if (traceId === ZERO_TRACE_ID || spanId === ZERO_SPAN_ID) return otel.ROOT_CONTEXT;
+      const traceFlags = parseInt(header.slice(53), 16);
+      // The kit's span: a child trusts its ids without checking them again (span-record.ts).
+      const caller = new ContextOnlySpan({ traceId, spanId, traceFlags, isRemote: true });
+      return otel.trace.setSpan(otel.ROOT_CONTEXT, caller);
+    }
+  }
+  return otel.propagation.extract(otel.ROOT_CONTEXT, headers);
 }
 
 /**
@@ -230,7 +285,7 @@ export function startServerSpan(
 ): ServerSpan | undefined {
   const otel = api;
   if (!otel || UNTRACED_PATHS.has(path)) return undefined;
-  const parent = otel.propagation.extract(otel.ROOT_CONTEXT, headers);
+  const parent = callerContext(otel, headers);
   const attributes: OtelApi.Attributes = { 'http.request.method': method, 'url.path': path };
   if (route !== undefined) attributes['http.route'] = route;
   const name = route === undefined ? method : `${method} ${route}`;

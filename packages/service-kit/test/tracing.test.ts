@@ -26,6 +26,7 @@ async function run(env: Record<string, string>) {
       failed: string;
       otelModules: number;
       served: { traceparent: string | null; body: unknown };
+      readings: Record<string, { kit: unknown; propagator: unknown; bypassed?: string }>;
     },
     logLine: json.find((l) => l.msg === 'inside a span')!,
   };
@@ -68,5 +69,40 @@ describe('tracing', () => {
     expect(served).not.toContain('00f067aa0ba902b7');
     expect(served).not.toBe(result.inside.current);
     expect(result.served.body).toEqual({ x: 1 });
+  }, 30_000);
+
+  it("on: the kit's reading of a request's trace headers agrees with the propagator's, and skips it only for the plain cases", async () => {
+    const { result } = await run({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+      OTEL_TRACES_EXPORTER: 'console',
+    });
+    const { readings } = result;
+    expect(Object.keys(readings)).toHaveLength(14);
+    for (const [name, reading] of Object.entries(readings))
+      expect({ name, context: reading.kit }).toEqual({ name, context: reading.propagator });
+    // Read by the kit: a caller's version-00 traceparent alone; no headers at all (no span).
+    for (const name of ['sampled', 'unsampled', 'otherFlags'])
+      expect(readings[name]!.bypassed).toBe('ContextOnlySpan');
+    expect(readings.sampled!.kit).toEqual({
+      traceId: CALLER_TRACE,
+      spanId: '00f067aa0ba902b7',
+      traceFlags: 1,
+      isRemote: true,
+    });
+    expect(readings.otherFlags!.kit).toMatchObject({ traceFlags: 0x0b });
+    for (const name of [
+      'none',
+      'zeroTrace',
+      'zeroSpan',
+      'upperCase',
+      'garbage',
+      'truncated',
+      'versionFf',
+    ])
+      expect(readings[name]!.kit).toBeUndefined();
+    // Everything else is the propagator's (its own span class, the tracestate it parsed).
+    for (const name of ['futureVersion', 'spaces', 'withState', 'withBaggage'])
+      expect(readings[name]!.bypassed).toBe('NonRecordingSpan');
+    expect(readings.withState!.kit).toMatchObject({ traceState: 'vendor=value' });
   }, 30_000);
 });
