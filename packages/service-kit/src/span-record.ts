@@ -311,15 +311,26 @@ export function decideServerSpan(
  * have had (`recordTracerProvider`), so the span's scope is unchanged.
  */
 export class RecordTracer implements OtelApi.Tracer {
+  /** See `recordTracerProvider`: a child of an unsampled kit span is that span itself. */
+  private readonly parentWhenUnsampled: boolean;
+
   constructor(
     private readonly otel: typeof OtelApi,
     private readonly pipeline: SpanPipeline,
-  ) {}
+    propagatesNothing = false,
+  ) {
+    this.parentWhenUnsampled = propagatesNothing && dropsChildrenOfUnsampled(pipeline.sampler);
+  }
 
   startSpan(name: string, options: OtelApi.SpanOptions = {}, context?: Context): Span {
     const otel = this.otel;
     let parent = context ?? otel.context.active();
     if (options.root) parent = otel.trace.deleteSpan(parent);
+    else if (this.parentWhenUnsampled) {
+      const parentSpan = otel.trace.getSpan(parent);
+      if (parentSpan instanceof ContextOnlySpan && (parentSpan.spanContext().traceFlags & 1) === 0)
+        return parentSpan;
+    }
     // The instrumentations hand over a fresh object per span: it becomes the record's own
     // (copied only when it holds missing values, which the SDK would leave out too).
     let attributes = options.attributes ?? {};
@@ -355,7 +366,37 @@ export class RecordTracer implements OtelApi.Tracer {
   }
 }
 
-/** `RecordTracer`s over the SDK provider's tracers (the SDK's own tracer where no pipeline is found). */
+/**
+ * The instrumentations whose spans no one downstream sees: a database call passes no trace
+ * context on, so its span's ids matter only if it is recorded.
+ */
+const PROPAGATE_NOTHING = new Set([
+  '@opentelemetry/instrumentation-pg',
+  '@opentelemetry/instrumentation-ioredis',
+]);
+
+/**
+ * Whether `sampler` never records a child of an unsampled parent: always-off, or the SDK's
+ * parent-based sampler with its defaults for unsampled parents (`parentbased_*`, the
+ * OTEL_TRACES_SAMPLER this project documents). Read from the SDK samplers' descriptions.
+ */
+export function dropsChildrenOfUnsampled(sampler: Sampler): boolean {
+  const text = sampler.toString();
+  return (
+    text === 'AlwaysOffSampler' ||
+    (text.startsWith('ParentBased{') &&
+      text.includes('remoteParentNotSampled=AlwaysOffSampler,') &&
+      text.endsWith('localParentNotSampled=AlwaysOffSampler}'))
+  );
+}
+
+/**
+ * `RecordTracer`s over the SDK provider's tracers (the SDK's own tracer where no pipeline is
+ * found). For pg and ioredis, a command under an unsampled request is given the request's
+ * own context-only span: the sampler would drop it anyway, and its fresh ids (two random
+ * numbers, a hex string, the sampler's call) would reach no one. Most requests are not
+ * sampled in a busy production (bench/README.md, "Tracing").
+ */
 export function recordTracerProvider(
   otel: typeof OtelApi,
   sdkProvider: OtelApi.TracerProvider,
@@ -365,7 +406,7 @@ export function recordTracerProvider(
     getTracer(name, version, options) {
       const sdkTracer = sdkProvider.getTracer(name, version, options);
       const pipeline = spanPipelineOf(sdkTracer, clock);
-      return pipeline ? new RecordTracer(otel, pipeline) : sdkTracer;
+      return pipeline ? new RecordTracer(otel, pipeline, PROPAGATE_NOTHING.has(name)) : sdkTracer;
     },
   };
 }

@@ -11,12 +11,14 @@ import {
   type ReadableSpan,
   type Sampler,
   SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from '@jest/globals';
 import {
   ContextOnlySpan,
   decideServerSpan,
+  dropsChildrenOfUnsampled,
   recordTracerProvider,
   SpanRecord,
   spanPipelineOf,
@@ -213,15 +215,67 @@ describe('client spans (the record tracer the instrumentations get)', () => {
     const { finished, pipeline, records } = setUp();
     const server = decideServerSpan(otel, pipeline, 'GET', {}, callerContext(0));
     expect(server).toBeInstanceOf(ContextOnlySpan);
-    const child = records
-      .getTracer(...SCOPE)
-      .startSpan('evalsha', {}, otel.trace.setSpan(otel.ROOT_CONTEXT, server));
-    expect(child.isRecording()).toBe(false);
-    expect(child.spanContext()).toMatchObject({ traceId: CALLER.traceId, traceFlags: 0 });
-    expect(child.spanContext().spanId).not.toBe(server.spanContext().spanId);
-    child.end();
+    const inServer = otel.trace.setSpan(otel.ROOT_CONTEXT, server);
+    // A client that passes trace context on (http) gets ids of its own for it.
+    const http = records
+      .getTracer('@opentelemetry/instrumentation-http', '0.301.0')
+      .startSpan('GET', { kind: otel.SpanKind.CLIENT }, inServer);
+    expect(http.isRecording()).toBe(false);
+    expect(http.spanContext()).toMatchObject({ traceId: CALLER.traceId, traceFlags: 0 });
+    expect(http.spanContext().spanId).not.toBe(server.spanContext().spanId);
+    // A Redis or PostgreSQL command passes nothing on: it is given the server span itself,
+    // nothing decided, and its end changes nothing.
+    const redis = records.getTracer(...SCOPE).startSpan('evalsha', {}, inServer);
+    expect(redis).toBe(server);
+    for (const span of [redis, http]) span.end();
     server.end();
     expect(await finished()).toHaveLength(0);
+  });
+
+  it('gives a command its own span under a sampled parent, or where the sampler could record a child of an unsampled one', async () => {
+    const sampled = setUp();
+    const server = decideServerSpan(otel, sampled.pipeline, 'GET', {}, callerContext(1));
+    const command = sampled.records
+      .getTracer(...SCOPE)
+      .startSpan('evalsha', {}, otel.trace.setSpan(otel.ROOT_CONTEXT, server));
+    expect(command).toBeInstanceOf(SpanRecord);
+    expect(command.spanContext().spanId).not.toBe(server.spanContext().spanId);
+
+    // A parent-based sampler told to record children of unsampled parents.
+    const recordsThem = setUp(
+      new ParentBasedSampler({
+        root: new AlwaysOnSampler(),
+        remoteParentNotSampled: new AlwaysOnSampler(),
+        localParentNotSampled: new AlwaysOnSampler(),
+      }),
+    );
+    const unsampledServer = new ContextOnlySpan({ ...CALLER, spanId: 'bbbbbbbbbbbbbbbb', traceFlags: 0 });
+    const child = recordsThem.records
+      .getTracer(...SCOPE)
+      .startSpan('evalsha', {}, otel.trace.setSpan(otel.ROOT_CONTEXT, unsampledServer));
+    expect(child).toBeInstanceOf(SpanRecord);
+    child.end();
+    expect(await recordsThem.finished()).toHaveLength(1);
+  });
+
+  it('knows which samplers drop every child of an unsampled parent', () => {
+    expect(dropsChildrenOfUnsampled(new AlwaysOffSampler())).toBe(true);
+    expect(dropsChildrenOfUnsampled(new ParentBasedSampler({ root: new AlwaysOnSampler() }))).toBe(true);
+    expect(
+      dropsChildrenOfUnsampled(new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) })),
+    ).toBe(true);
+    expect(dropsChildrenOfUnsampled(new AlwaysOnSampler())).toBe(false);
+    expect(dropsChildrenOfUnsampled(new TraceIdRatioBasedSampler(0.1))).toBe(false);
+    expect(
+      dropsChildrenOfUnsampled(
+        new ParentBasedSampler({ root: new AlwaysOnSampler(), localParentNotSampled: new AlwaysOnSampler() }),
+      ),
+    ).toBe(false);
+    expect(
+      dropsChildrenOfUnsampled(
+        new ParentBasedSampler({ root: new AlwaysOnSampler(), remoteParentNotSampled: new AlwaysOnSampler() }),
+      ),
+    ).toBe(false);
   });
 
   it('makes nothing under suppressed tracing (an export\'s own request)', async () => {
