@@ -21,7 +21,9 @@ export function accessLog(logger: Logger): RequestHandler {
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
-          ...trace,
+          // Named, not spread: one shape of line object (pino leaves out undefined fields).
+          trace_id: trace?.trace_id,
+          span_id: trace?.span_id,
           reqId: req.headers['x-request-id'],
           method: req.method,
           url: req.originalUrl,

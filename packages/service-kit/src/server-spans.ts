@@ -18,9 +18,10 @@ export function serverSpans(): RequestHandler | undefined {
   return (req, res, next) => {
     const server = startServerSpan(req.method, req.path, req.headers);
     if (server === undefined) return next();
-    // 'close' comes after every answer, and when the client left before one. The route is
-    // known by then when a handler matched (the metrics read it the same way).
-    res.once('close', () => endServerSpan(server, res.statusCode, routePattern(req)));
+    // 'close' comes once, after every answer, and when the client left before one (`on`:
+    // `once` would wrap the listener per request). The route is known by then when a
+    // handler matched (the metrics read it the same way).
+    res.on('close', () => endServerSpan(server, res.statusCode, routePattern(req)));
     runInServerSpan(server, next);
   };
 }
