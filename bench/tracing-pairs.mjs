@@ -10,11 +10,14 @@
 // machine's speed drifts between runs more than within one.
 // Usage, from the repository root, after `pnpm build`:
 //   node bench/tracing-pairs.mjs [--pairs 6] [--duration 5] [--rate N] [--env K=V]... [--twin-env K=V]...
-//                                [--cpu-prof dir]
+//                                [--cpu-prof dir] [--gc]
 // --rate N holds each process at N req/s (CPU µs per request then compare like with like);
 // --env sets the traced process's environment (OTEL_TRACES_SAMPLER=always_off measures what
 // tracing costs a request that is not sampled); --cpu-prof writes both processes' profiles
-// (dir/traced, dir/twin; summarise with bench/lib/cpuprofile-summary.mjs).
+// (dir/traced, dir/twin; summarise with bench/lib/cpuprofile-summary.mjs); --gc starts both
+// with --trace-gc-nvp and prints, for the measured seconds, each one's scavenges, what
+// survived them on average (KB) and their pauses per request (µs): what found V8's
+// allocation-site pretenuring promoting most of each traced request (README.md, "Tracing").
 import { fork, spawn } from 'node:child_process';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -64,6 +67,7 @@ async function main() {
   const duration = Number(opt('duration', 5));
   const rate = opt('rate') === undefined ? undefined : Number(opt('rate'));
   const profDir = opt('cpu-prof');
+  const gc = argv.includes('--gc');
   const children = [];
   process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
   const forkReady = async (args) => {
@@ -83,6 +87,7 @@ async function main() {
   const start = async (env, tag) => {
     const port = await freePort();
     const flags = profDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profDir, tag)}`] : [];
+    if (gc) flags.push('--trace-gc-nvp');
     const child = spawn(process.execPath, [...flags, 'dist/main.js'], {
       cwd: path.join(ROOT, 'services', 'app-store'),
       env: {
@@ -98,11 +103,27 @@ async function main() {
         ...env,
         PORT: String(port),
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // --gc: stdout (the GC lines, and the access log read past) comes here.
+      stdio: ['ignore', gc ? 'pipe' : 'ignore', 'inherit'],
     });
+    const started = Date.now();
+    const scavenges = [];
+    if (gc) {
+      let rest = '';
+      child.stdout.on('data', (chunk) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop();
+        for (const line of lines) {
+          if (!line.includes(' gc=s ')) continue;
+          const field = (name) => Number(new RegExp(`\\b${name}=([\\d.]+)`).exec(line)?.[1] ?? 0);
+          // "<ms since start> ms: pause=…": kept with the time it happened at.
+          scavenges.push({ at: started + Number(/(\d+) ms: /.exec(line)?.[1] ?? 0), pause: field('pause'), survived: field('new_space_survived') });
+        }
+      });
+    }
     children.push(child);
     await waitFor(`http://${HOST}:${port}/healthz`, child, `app-store (${tag})`);
-    return { child, url: `http://${HOST}:${port}/api/v1/apps` };
+    return { child, url: `http://${HOST}:${port}/api/v1/apps`, scavenges };
   };
   const traced = {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://${HOST}:${receiverPort}`,
@@ -140,7 +161,9 @@ async function main() {
     const stacks = [made.traced, made.twin];
     await load(stacks, 2);
     const before = stacks.map((s) => cpuMs(s.child.pid));
+    const window = [Date.now()];
     const results = await load(stacks, duration);
+    window.push(Date.now());
     const used = stacks.map((s, i) => ((cpuMs(s.child.pid) - before[i]) * 1000) / results[i].total);
     const ratio = results[0].total / results[1].total;
     ratios.push(ratio);
@@ -149,6 +172,15 @@ async function main() {
       `pair ${p}: traced/twin ${ratio.toFixed(3)}  CPU µs/req traced ${used[0].toFixed(1)} twin ${used[1].toFixed(1)} (+${(used[0] - used[1]).toFixed(1)})` +
         `  requests ${results[0].total}/${results[1].total}, failures ${results[0].failures}/${results[1].failures}`,
     );
+    if (gc) {
+      const text = stacks.map((stack, i) => {
+        const seen = stack.scavenges.filter((x) => x.at >= window[0] && x.at <= window[1]);
+        const survived = seen.reduce((a, x) => a + x.survived, 0) / Math.max(1, seen.length) / 1024;
+        const pause = (seen.reduce((a, x) => a + x.pause, 0) * 1000) / results[i].total;
+        return `${i === 0 ? 'traced' : 'twin'} ${seen.length} scavenges, ${survived.toFixed(0)} KB survived each, ${pause.toFixed(1)} µs/req paused`;
+      });
+      console.log(`        gc: ${text.join('; ')}`);
+    }
     if (results.some((r) => r.failures > 0)) throw new Error('requests failed: the figures would measure error paths');
     for (const s of stacks) {
       s.child.kill('SIGTERM');
