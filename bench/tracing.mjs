@@ -48,8 +48,14 @@ const GOAL = 0.9;
 const TRACING = ['off', 'on', '10%'];
 
 function arg(name, fallback) {
+  const text = textArg(name);
+  return text === undefined ? fallback : Number(text);
+}
+
+/** The word after `--name`, or undefined. */
+function textArg(name) {
   const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
+  return i === -1 ? undefined : process.argv[i + 1];
 }
 
 // ---------------------------------------------------------------- child modes
@@ -224,7 +230,8 @@ async function main() {
   const rounds = arg('rounds', 5);
   const connections = arg('connections', 50);
   const rate = arg('rate', undefined);
-  const only = process.argv.includes('--case') ? process.argv[process.argv.indexOf('--case') + 1] : undefined;
+  const only = textArg('case');
+  const profDir = textArg('cpu-prof');
   const names = ['gateway', 'listing'].filter((name) => only === undefined || name === only);
   const load = rate === undefined ? {} : { overallRate: rate };
   const pg = new (requireRoot('pg').Client)({ connectionString: DATABASE_URL });
@@ -260,7 +267,6 @@ async function main() {
       },
     };
 
-    const profDir = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : undefined;
     const start = async (dir, env, what, profTag) => {
       const port = await freePort();
       const flags = profDir && profTag ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir, profTag)}`] : [];
