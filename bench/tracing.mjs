@@ -19,11 +19,15 @@
 // Usage, from the repository root, after `pnpm build` (wrap in `flock /tmp/bench.lock`):
 //   node bench/tracing.mjs [--duration 8] [--warmup 2] [--rounds 5] [--connections 50]
 //                          [--rate N] [--case gateway|listing] [--cpu-prof dir]
+//                          [--traced gateway|app-store] [--on-env K=V]...
 // --rate N holds each stack's load at N req/s instead of saturating the machine: the req/s
 // columns then say nothing, but the CPU µs per request compare like with like (the same
 // number of requests per event-loop turn). --case runs one case only. --cpu-prof writes
 // every measured process's V8 CPU profile under dir/<case>-<tracing>-<process>-r<round>
 // (summarise with bench/lib/cpuprofile-summary.mjs).
+// Attribution (the goal is then not judged): --traced gives the traced settings to one
+// process of the listing only, the other runs untraced; --on-env adds settings to the 100 %
+// stack (OTEL_TRACES_SAMPLER=always_off: tracing on with nothing sampled, the floor).
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -56,6 +60,19 @@ function arg(name, fallback) {
 function textArg(name) {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? undefined : process.argv[i + 1];
+}
+
+/** Every `--name K=V` as one environment (a value may hold '='). */
+function envArgs(name) {
+  const env = {};
+  process.argv.forEach((word, i) => {
+    if (word !== `--${name}`) return;
+    const pair = process.argv[i + 1] ?? '';
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`--${name} takes K=V, not ${JSON.stringify(pair)}`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  });
+  return env;
 }
 
 // ---------------------------------------------------------------- child modes
@@ -232,6 +249,11 @@ async function main() {
   const rate = arg('rate', undefined);
   const only = textArg('case');
   const profDir = textArg('cpu-prof');
+  const tracedOnly = textArg('traced');
+  if (tracedOnly !== undefined && !['gateway', 'app-store'].includes(tracedOnly))
+    throw new Error(`--traced takes gateway or app-store, not ${JSON.stringify(tracedOnly)}`);
+  const onEnv = envArgs('on-env');
+  const attribution = tracedOnly !== undefined || Object.keys(onEnv).length > 0;
   const names = ['gateway', 'listing'].filter((name) => only === undefined || name === only);
   const load = rate === undefined ? {} : { overallRate: rate };
   const pg = new (requireRoot('pg').Client)({ connectionString: DATABASE_URL });
@@ -258,7 +280,7 @@ async function main() {
     for (const tracing of TRACING) loaders[tracing] = await forkReady(['--load'], children);
     const settings = {
       off: {},
-      on: { OTEL_EXPORTER_OTLP_ENDPOINT: receivers.on, OTEL_TRACES_SAMPLER: 'always_on' },
+      on: { OTEL_EXPORTER_OTLP_ENDPOINT: receivers.on, OTEL_TRACES_SAMPLER: 'always_on', ...onEnv },
       // What a busy production would run: a tenth of new traces kept, callers' decisions followed.
       '10%': {
         OTEL_EXPORTER_OTLP_ENDPOINT: receivers['10%'],
@@ -293,6 +315,8 @@ async function main() {
     const startStack = async (name, tracing, round) => {
       const tag = (process) => `${name}-${tracing === '10%' ? '10pct' : tracing}-${process}-r${round}`;
       const env = settings[tracing];
+      /** The listing's process `name`'s settings: none for the one --traced leaves out. */
+      const envOf = (name) => (tracedOnly === undefined || tracedOnly === name ? env : {});
       if (name === 'gateway') {
         // Its own service name: its spans are counted apart from the listing's gateway.
         const gw = await start(
@@ -306,7 +330,7 @@ async function main() {
       const store = await start(
         'services/app-store',
         {
-          ...env,
+          ...envOf('app-store'),
           NODE_ENV: 'development',
           DATABASE_URL,
           APP_STORE_DATABASE_URL: `${DATABASE_URL}?schema=${SCHEMA}`,
@@ -317,7 +341,7 @@ async function main() {
       );
       const gw = await start(
         'gateway',
-        { ...env, NODE_ENV: 'production', APP_STORE_URL: store.url },
+        { ...envOf('gateway'), NODE_ENV: 'production', APP_STORE_URL: store.url },
         `gateway to app-store (tracing ${tracing})`,
         tag('gateway'),
       );
@@ -438,16 +462,17 @@ async function main() {
     const dropped = (name) => exported.some((e) => e.case === name && e.tracing === 'on' && e.share < 0.99);
     const missed = summary.filter((s) => s.ratio < GOAL || s.failures > 0 || dropped(s.case));
     if (rate !== undefined) console.log('fixed rate: the goal (a throughput ratio) is not judged; compare the CPU µs/req');
+    else if (attribution) console.log('attribution run (--traced, --on-env): the goal is not judged');
     else console.log(missed.length === 0 ? `goal met (on >= ${GOAL} of off)` : `goal MISSED: ${missed.map((s) => s.case).join(', ')}`);
 
-    const out = path.join(ROOT, 'bench', 'results', `tracing-${new Date().toISOString().slice(0, 10)}.json`);
+    const out = path.join(ROOT, 'bench', 'results', `tracing-${new Date().toISOString().slice(0, 10)}${attribution ? '-attribution' : ''}.json`);
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(
       out,
-      `${JSON.stringify({ date: new Date().toISOString(), machine, load: { connections, rate, warmup, duration, rounds, sideBySide: true }, runs, summary, received, exported }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), machine, load: { connections, rate, warmup, duration, rounds, sideBySide: true }, tracedOnly, onEnv, runs, summary, received, exported }, null, 2)}\n`,
     );
     console.log(`results: ${path.relative(ROOT, out)}`);
-    process.exitCode = rate !== undefined || missed.length === 0 ? 0 : 1;
+    process.exitCode = rate !== undefined || attribution || missed.length === 0 ? 0 : 1;
   } finally {
     stopAll();
     await pg.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`).catch(() => {});
