@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedApps } from './lib/app-store-seed.mjs';
 import { runLoadChild } from './lib/load-child.mjs';
+import { envArgs } from './lib/env-args.mjs';
 import { cpuMs } from './lib/process-cpu.mjs';
 import { HOST, freePort, waitFor } from './lib/processes.mjs';
 
@@ -40,11 +41,6 @@ const opt = (name, fallback) => {
   const i = argv.indexOf(`--${name}`);
   return i === -1 ? fallback : argv[i + 1];
 };
-/** Every `--name K=V` as an environment (values may hold '='). */
-const envOf = (name) =>
-  Object.fromEntries(
-    argv.flatMap((a, i) => (a === `--${name}` ? [[argv[i + 1].slice(0, argv[i + 1].indexOf('=')), argv[i + 1].slice(argv[i + 1].indexOf('=') + 1)]] : [])),
-  );
 
 /** An OTLP/HTTP receiver that only answers 200 (bench/tracing.mjs counts spans; this compares). */
 function runReceiver(port) {
@@ -68,6 +64,8 @@ async function main() {
   const rate = opt('rate') === undefined ? undefined : Number(opt('rate'));
   const profDir = opt('cpu-prof');
   const gc = argv.includes('--gc');
+  const tracedEnv = envArgs('env');
+  const twinEnv = envArgs('twin-env');
   const children = [];
   process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
   const forkReady = async (args) => {
@@ -128,7 +126,7 @@ async function main() {
   const traced = {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://${HOST}:${receiverPort}`,
     OTEL_TRACES_SAMPLER: 'always_on',
-    ...envOf('env'),
+    ...tracedEnv,
   };
   // A new trace per request would need a new header per request; one sampled caller's
   // trace for all of them costs the app-store the same.
@@ -152,12 +150,12 @@ async function main() {
 
   const ratios = [];
   const extra = [];
-  console.log(`app-store traced ${JSON.stringify(envOf('env'))} beside an untraced twin: ${pairs} pairs of ${duration} s, ${rate === undefined ? '50 connections each (saturated)' : `${rate} req/s each`}`);
+  console.log(`app-store traced ${JSON.stringify(tracedEnv)} beside an untraced twin: ${pairs} pairs of ${duration} s, ${rate === undefined ? '50 connections each (saturated)' : `${rate} req/s each`}`);
   for (let p = 1; p <= pairs; p++) {
     // Started in turns: the first process started is not always the traced one.
     const made = {};
     for (const tag of p % 2 ? ['traced', 'twin'] : ['twin', 'traced'])
-      made[tag] = await start(tag === 'traced' ? traced : envOf('twin-env'), tag);
+      made[tag] = await start(tag === 'traced' ? traced : twinEnv, tag);
     const stacks = [made.traced, made.twin];
     await load(stacks, 2);
     const before = stacks.map((s) => cpuMs(s.child.pid));

@@ -38,6 +38,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedApps } from './lib/app-store-seed.mjs';
 import { runLoadChild } from './lib/load-child.mjs';
+import { envArgs } from './lib/env-args.mjs';
 import { cpuMs } from './lib/process-cpu.mjs';
 import { HOST, freePort, waitFor } from './lib/processes.mjs';
 
@@ -60,19 +61,6 @@ function arg(name, fallback) {
 function textArg(name) {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? undefined : process.argv[i + 1];
-}
-
-/** Every `--name K=V` as one environment (a value may hold '='). */
-function envArgs(name) {
-  const env = {};
-  process.argv.forEach((word, i) => {
-    if (word !== `--${name}`) return;
-    const pair = process.argv[i + 1] ?? '';
-    const at = pair.indexOf('=');
-    if (at < 1) throw new Error(`--${name} takes K=V, not ${JSON.stringify(pair)}`);
-    env[pair.slice(0, at)] = pair.slice(at + 1);
-  });
-  return env;
 }
 
 // ---------------------------------------------------------------- child modes
@@ -315,8 +303,8 @@ async function main() {
     const startStack = async (name, tracing, round) => {
       const tag = (process) => `${name}-${tracing === '10%' ? '10pct' : tracing}-${process}-r${round}`;
       const env = settings[tracing];
-      /** The listing's process `name`'s settings: none for the one --traced leaves out. */
-      const envOf = (name) => (tracedOnly === undefined || tracedOnly === name ? env : {});
+      /** A listing process's settings: none for the one --traced leaves out. */
+      const envOf = (service) => (tracedOnly === undefined || tracedOnly === service ? env : {});
       if (name === 'gateway') {
         // Its own service name: its spans are counted apart from the listing's gateway.
         const gw = await start(
