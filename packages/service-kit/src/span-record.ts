@@ -25,6 +25,7 @@ import type {
   IdGenerator,
   ReadableSpan,
   Sampler,
+  SamplingResult,
   Span as SdkSpan,
   SpanProcessor,
 } from '@opentelemetry/sdk-trace';
@@ -44,6 +45,8 @@ export interface SpanPipeline {
   /** All the SDK's span processors (its multi-processor). */
   readonly processor: SpanProcessor;
   readonly clock: SpanClock;
+  /** The sampler samples a span with a parent exactly when the parent is (`followsParent`). */
+  readonly followsParent: boolean;
 }
 
 /**
@@ -66,10 +69,13 @@ export function spanPipelineOf(tracer: object, clock: SpanClock): SpanPipeline |
     typeof scope?.name !== 'string'
   )
     return undefined;
-  return { sampler, ids, processor, resource, scope, clock };
+  return { sampler, ids, processor, resource, scope, clock, followsParent: followsParent(sampler) };
 }
 
 const SERVER = 1; // SpanKind.SERVER
+/** The decisions of the SDK's AlwaysOn and AlwaysOff samplers (SamplingDecision 2 and 0). */
+const FOLLOW_SAMPLED = Object.freeze({ decision: 2 }) as SamplingResult;
+const FOLLOW_UNSAMPLED = Object.freeze({ decision: 0 }) as SamplingResult;
 const ERROR = 2; // SpanStatusCode.ERROR
 const NONE: never[] = [];
 
@@ -263,15 +269,20 @@ export function decideSpan(
     return otel.trace.wrapSpanContext(otel.INVALID_SPAN_CONTEXT);
   const parentSpan = otel.trace.getSpan(parent);
   const caller = parentSpan?.spanContext();
-  // A parent made here has ids from the id generator: only a caller's needs checking.
-  const continued =
-    caller !== undefined &&
-    (parentSpan instanceof SpanRecord ||
-      parentSpan instanceof ContextOnlySpan ||
-      otel.trace.isSpanContextValid(caller));
+  // A parent made here has ids from the id generator or a checked `traceparent`: only a
+  // caller's needs checking.
+  const kitParent = parentSpan instanceof SpanRecord || parentSpan instanceof ContextOnlySpan;
+  const continued = caller !== undefined && (kitParent || otel.trace.isSpanContextValid(caller));
   const traceId = continued ? caller.traceId : pipeline.ids.generateTraceId();
   const spanId = pipeline.ids.generateSpanId();
-  const decision = pipeline.sampler.shouldSample(parent, traceId, name, kind, attributes, links);
+  // What a parent-based sampler would answer for a kit parent, without its checks of the
+  // parent's ids again (two hex scans per span, the most of its cost: bench/README.md).
+  const decision =
+    kitParent && pipeline.followsParent
+      ? (caller as SpanContext).traceFlags & 1
+        ? FOLLOW_SAMPLED
+        : FOLLOW_UNSAMPLED
+      : pipeline.sampler.shouldSample(parent, traceId, name, kind, attributes, links);
   const context: SpanContext = {
     traceId,
     spanId,
@@ -388,6 +399,21 @@ export function dropsChildrenOfUnsampled(sampler: Sampler): boolean {
       text.includes('remoteParentNotSampled=AlwaysOffSampler,') &&
       text.endsWith('localParentNotSampled=AlwaysOffSampler}'))
   );
+}
+
+/** The SDK's parent-based sampler's delegates for parents, as its `toString` names them. */
+const DEFAULT_PARENT_DELEGATES =
+  ', remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler,' +
+  ' localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}';
+
+/**
+ * Whether `sampler` is the SDK's parent-based sampler with its default delegates for every
+ * parent (any `parentbased_*` OTEL_TRACES_SAMPLER): a span with a valid parent is then
+ * sampled exactly when its parent is, and only the root sampler decides anything.
+ */
+export function followsParent(sampler: Sampler): boolean {
+  const text = sampler.toString();
+  return text.startsWith('ParentBased{') && text.endsWith(DEFAULT_PARENT_DELEGATES);
 }
 
 /**

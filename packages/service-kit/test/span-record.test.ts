@@ -19,6 +19,7 @@ import {
   ContextOnlySpan,
   decideServerSpan,
   dropsChildrenOfUnsampled,
+  followsParent,
   recordTracerProvider,
   SpanRecord,
   spanPipelineOf,
@@ -276,6 +277,50 @@ describe('client spans (the record tracer the instrumentations get)', () => {
         new ParentBasedSampler({ root: new AlwaysOnSampler(), remoteParentNotSampled: new AlwaysOnSampler() }),
       ),
     ).toBe(false);
+  });
+
+  it('knows which samplers follow the parent, and decides as they do without asking them', async () => {
+    expect(followsParent(new ParentBasedSampler({ root: new AlwaysOnSampler() }))).toBe(true);
+    expect(followsParent(new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) }))).toBe(true);
+    expect(followsParent(new AlwaysOnSampler())).toBe(false);
+    expect(followsParent(new AlwaysOffSampler())).toBe(false);
+    expect(
+      followsParent(new ParentBasedSampler({ root: new AlwaysOnSampler(), remoteParentSampled: new AlwaysOffSampler() })),
+    ).toBe(false);
+    expect(
+      followsParent(new ParentBasedSampler({ root: new AlwaysOnSampler(), localParentNotSampled: new AlwaysOnSampler() })),
+    ).toBe(false);
+
+    // Children of the kit's spans, sampled and not, decided as the SDK's own tracer does.
+    const { finished, pipeline, tracer } = setUp();
+    expect(pipeline.followsParent).toBe(true);
+    for (const flags of [0, 1]) {
+      const server = decideServerSpan(otel, pipeline, 'GET', {}, callerContext(flags));
+      const inServer = otel.trace.setSpan(otel.ROOT_CONTEXT, server);
+      const mine = decideServerSpan(otel, pipeline, 'GET /child', {}, inServer);
+      const theirs = tracer.startSpan('GET /child', { kind: otel.SpanKind.SERVER }, inServer);
+      expect(mine.isRecording()).toBe(theirs.isRecording());
+      expect(mine.spanContext().traceFlags).toBe(theirs.spanContext().traceFlags);
+      expect(mine.spanContext().traceId).toBe(CALLER.traceId);
+      for (const span of [mine, theirs, server]) span.end();
+    }
+    expect((await finished()).map((s) => s.name)).toEqual(['GET /child', 'GET /child', 'GET']);
+
+    // A sampler that would not follow a sampled parent is asked.
+    const contrary = setUp(
+      new ParentBasedSampler({ root: new AlwaysOnSampler(), localParentSampled: new AlwaysOffSampler() }),
+    );
+    expect(contrary.pipeline.followsParent).toBe(false);
+    const server = decideServerSpan(otel, contrary.pipeline, 'GET', {}, callerContext(1));
+    expect(server.isRecording()).toBe(true);
+    const child = decideServerSpan(
+      otel,
+      contrary.pipeline,
+      'GET /child',
+      {},
+      otel.trace.setSpan(otel.ROOT_CONTEXT, server),
+    );
+    expect(child.isRecording()).toBe(false);
   });
 
   it('makes nothing under suppressed tracing (an export\'s own request)', async () => {
