@@ -64,6 +64,8 @@ async function main() {
   const rate = opt('rate') === undefined ? undefined : Number(opt('rate'));
   const profDir = opt('cpu-prof');
   const gc = argv.includes('--gc');
+  const sampledShare = Number(opt('sampled-share', 1));
+  if (!(sampledShare >= 0 && sampledShare <= 1)) throw new Error('--sampled-share takes a number from 0 to 1');
   const tracedEnv = envArgs('env');
   const twinEnv = envArgs('twin-env');
   const children = [];
@@ -128,9 +130,14 @@ async function main() {
     OTEL_TRACES_SAMPLER: 'always_on',
     ...tracedEnv,
   };
-  // A new trace per request would need a new header per request; one sampled caller's
-  // trace for all of them costs the app-store the same.
-  const headers = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
+  // A new trace per request would need a new header per request; a cycle of 100 callers'
+  // traces costs the app-store the same. --sampled-share s: that share of them is sampled
+  // (flags 01), the rest not (00), as behind a gateway sampling s of new traces.
+  const requests = Array.from({ length: 100 }, (_, i) => {
+    const traceId = (0x0af7651916cd43dd8448eb211c800000n + BigInt(i)).toString(16).padStart(32, '0');
+    const sampled = i < Math.round(sampledShare * 100) ? '01' : '00';
+    return { method: 'GET', headers: { traceparent: `00-${traceId}-b7ad6b7169203331-${sampled}` } };
+  });
   const load = (stacks, seconds) =>
     Promise.all(
       stacks.map(
@@ -141,7 +148,7 @@ async function main() {
               url: stack.url,
               connections: rate === undefined ? 50 : 20,
               duration: seconds,
-              headers,
+              requests,
               ...(rate === undefined ? {} : { overallRate: rate }),
             });
           }),
@@ -150,7 +157,7 @@ async function main() {
 
   const ratios = [];
   const extra = [];
-  console.log(`app-store traced ${JSON.stringify(tracedEnv)} beside an untraced twin: ${pairs} pairs of ${duration} s, ${rate === undefined ? '50 connections each (saturated)' : `${rate} req/s each`}`);
+  console.log(`app-store traced ${JSON.stringify(tracedEnv)}, ${sampledShare * 100} % of callers sampled, beside an untraced twin: ${pairs} pairs of ${duration} s, ${rate === undefined ? '50 connections each (saturated)' : `${rate} req/s each`}`);
   for (let p = 1; p <= pairs; p++) {
     // Started in turns: the first process started is not always the traced one.
     const made = {};
