@@ -27,6 +27,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedApps } from './lib/app-store-seed.mjs';
+import { appStoreEnv, callerTraceparents } from './lib/app-store-tracing.mjs';
 import { envArgs } from './lib/env-args.mjs';
 import { HOST, freePort, waitFor } from './lib/processes.mjs';
 
@@ -42,14 +43,6 @@ const opt = (name, fallback) => {
   const i = argv.indexOf(`--${name}`);
   return i === -1 ? fallback : argv[i + 1];
 };
-
-/** 100 callers' traceparents, the first `share` of them sampled (flags 01). */
-function callers(share) {
-  return Array.from({ length: 100 }, (_, i) => {
-    const traceId = (0x0af7651916cd43dd8448eb211c800000n + BigInt(i)).toString(16).padStart(32, '0');
-    return `00-${traceId}-b7ad6b7169203331-${i < Math.round(share * 100) ? '01' : '00'}`;
-  });
-}
 
 /** `count` GETs of `url` through CONNECTIONS keep-alive connections; throws on a non-200. */
 async function load(url, count, traceparents) {
@@ -171,15 +164,7 @@ async function main() {
         {
           cwd: path.join(ROOT, 'services', 'app-store'),
           env: {
-            ...process.env,
-            NODE_ENV: 'development',
-            LOG_LEVEL: 'info',
-            DATABASE_URL,
-            APP_STORE_DATABASE_URL: `${DATABASE_URL}?schema=${SCHEMA}`,
-            REDIS_URL,
-            REDIS_PREFIX: 'bench:tracing-instructions:',
-            APP_STORE_RATE_LIMIT_SCALE: '1000000',
-            OTEL_EXPORTER_OTLP_ENDPOINT: '',
+            ...appStoreEnv({ databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, schema: SCHEMA, redisPrefix: 'bench:tracing-instructions:' }),
             ...setting.env,
             PORT: String(port),
           },
@@ -187,7 +172,7 @@ async function main() {
         },
       );
       const url = `http://${HOST}:${port}/api/v1/apps`;
-      const traceparents = setting.share === undefined ? undefined : callers(setting.share);
+      const traceparents = setting.share === undefined ? undefined : callerTraceparents(setting.share);
       try {
         await waitFor(`http://${HOST}:${port}/healthz`, child, setting.name, { attempts: 1800 });
         await load(url, warmup, traceparents);

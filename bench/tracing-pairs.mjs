@@ -24,6 +24,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedApps } from './lib/app-store-seed.mjs';
+import { appStoreEnv, callerTraceparents } from './lib/app-store-tracing.mjs';
 import { runLoadChild } from './lib/load-child.mjs';
 import { envArgs } from './lib/env-args.mjs';
 import { cpuMs } from './lib/process-cpu.mjs';
@@ -91,15 +92,7 @@ async function main() {
     const child = spawn(process.execPath, [...flags, 'dist/main.js'], {
       cwd: path.join(ROOT, 'services', 'app-store'),
       env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        LOG_LEVEL: 'info',
-        DATABASE_URL,
-        APP_STORE_DATABASE_URL: `${DATABASE_URL}?schema=${SCHEMA}`,
-        REDIS_URL,
-        REDIS_PREFIX: 'bench:tracing-pairs:',
-        APP_STORE_RATE_LIMIT_SCALE: '1000000',
-        OTEL_EXPORTER_OTLP_ENDPOINT: '',
+        ...appStoreEnv({ databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, schema: SCHEMA, redisPrefix: 'bench:tracing-pairs:' }),
         ...env,
         PORT: String(port),
       },
@@ -133,11 +126,7 @@ async function main() {
   // A new trace per request would need a new header per request; a cycle of 100 callers'
   // traces costs the app-store the same. --sampled-share s: that share of them is sampled
   // (flags 01), the rest not (00), as behind a gateway sampling s of new traces.
-  const requests = Array.from({ length: 100 }, (_, i) => {
-    const traceId = (0x0af7651916cd43dd8448eb211c800000n + BigInt(i)).toString(16).padStart(32, '0');
-    const sampled = i < Math.round(sampledShare * 100) ? '01' : '00';
-    return { method: 'GET', headers: { traceparent: `00-${traceId}-b7ad6b7169203331-${sampled}` } };
-  });
+  const requests = callerTraceparents(sampledShare).map((traceparent) => ({ method: 'GET', headers: { traceparent } }));
   const load = (stacks, seconds) =>
     Promise.all(
       stacks.map(
