@@ -143,19 +143,22 @@ export async function startGateway(
     ...overrides,
   };
   const gateway = createGateway(config, { logger: pino({ level: 'silent' }), defaultMetrics: false, buildDiscovery });
-  // The OS may hand out again a port that closedPortUrl() just freed: a gateway listening
-  // there would be its own "down" upstream (and loop to itself), so it takes another one.
-  const upstreamPorts = new Set(Object.values(upstreams).map((u) => new URL(u).port));
-  let port: number;
-  for (;;) {
-    await new Promise<void>((resolve) => gateway.server.listen(0, '127.0.0.1', resolve));
-    port = (gateway.server.address() as AddressInfo).port;
-    if (!upstreamPorts.has(String(port))) break;
-    await new Promise<void>((resolve) => gateway.server.close(() => resolve()));
-  }
-  await new Promise<void>((resolve) => gateway.ops.listen(0, '127.0.0.1', resolve));
-  const opsPort = (gateway.ops.address() as AddressInfo).port;
+  // The OS may hand out again a port that closedPortUrl() just freed: a gateway listener
+  // there (public or ops) would be its own "down" upstream, so each takes another one.
+  const upstreamPorts = new Set(Object.values(upstreams).map((u) => Number(new URL(u).port)));
+  const port = await listenAvoiding(gateway.server, upstreamPorts);
+  const opsPort = await listenAvoiding(gateway.ops, upstreamPorts);
   return { ...gateway, port, url: `http://127.0.0.1:${port}`, opsUrl: `http://127.0.0.1:${opsPort}` };
+}
+
+/** Listens on a free loopback port that is none of `avoid`; returns it. */
+async function listenAvoiding(server: net.Server, avoid: ReadonlySet<number>): Promise<number> {
+  for (;;) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    if (!avoid.has(port)) return port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 }
 
 export function urlsOf(stubs: Record<UpstreamName, Stub>): Record<UpstreamName, string> {
