@@ -14,7 +14,7 @@ import { attachOpsHandler, createOpsHandler } from './ops.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { requestIdFrom } from './request-id.js';
-import { keepTraceContext, serverSpans } from './server-spans.js';
+import { keepTraceContext, withServerSpan } from './server-spans.js';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -43,14 +43,15 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('trust proxy', options.trustProxy ?? 'loopback');
   app.set('etag', false);
 
-  const spans = serverSpans();
-  if (spans) app.use(spans);
-  app.use((req, res, next) => {
-    const id = requestIdFrom(req.headers['x-request-id']);
-    req.headers['x-request-id'] = id;
-    res.setHeader('X-Request-Id', id);
-    next();
-  });
+  // Tracing on: the request's server span first, in the same middleware (server-spans.ts).
+  app.use(
+    withServerSpan((req, res, next) => {
+      const id = requestIdFrom(req.headers['x-request-id']);
+      req.headers['x-request-id'] = id;
+      res.setHeader('X-Request-Id', id);
+      next();
+    }),
+  );
   app.use(accessLog(options.logger));
   if (options.metrics) app.use(options.metrics.middleware);
 

@@ -12,17 +12,21 @@ import {
   tracingEnabled,
 } from './tracing.js';
 
-/** The first middleware of a traced app: the span, its context for the whole chain. */
-export function serverSpans(): RequestHandler | undefined {
-  if (!tracingEnabled()) return undefined;
+/**
+ * `first`, the app's first middleware, preceded by the request's server span: `first` and the
+ * whole chain after it run in the span's context. One middleware, not one more before it:
+ * each router layer costs every request a step of express's `next`. Tracing off: `first`.
+ */
+export function withServerSpan(first: RequestHandler): RequestHandler {
+  if (!tracingEnabled()) return first;
   return (req, res, next) => {
     const server = startServerSpan(req.method, req.path, req.headers);
-    if (server === undefined) return next();
+    if (server === undefined) return first(req, res, next);
     // 'close' comes once, after every answer, and when the client left before one (`on`:
     // `once` would wrap the listener per request). The route is known by then when a
     // handler matched (the metrics read it the same way).
     res.on('close', () => endServerSpan(server, res.statusCode, routePattern(req)));
-    runInServerSpan(server, next);
+    runInServerSpan(server, first, req, res, next);
   };
 }
 

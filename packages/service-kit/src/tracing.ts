@@ -318,12 +318,16 @@ export function traceparentOf(server: ServerSpan): string {
 }
 
 /**
- * Runs `fn` with `server`'s context active (the request's middleware chain, a callback a
- * stream event would otherwise run outside of the request's context).
+ * Runs `fn(...args)` with `server`'s context active (the request's middleware chain, a
+ * callback a stream event would otherwise run outside of the request's context).
  */
-export function runInServerSpan<T>(server: ServerSpan, fn: () => T): T {
+export function runInServerSpan<A extends unknown[], T>(
+  server: ServerSpan,
+  fn: (...args: A) => T,
+  ...args: A
+): T {
   const otel = api as Api;
-  return otel.context.with(otel.trace.setSpan(server.parent, server.span), fn);
+  return otel.context.with(otel.trace.setSpan(server.parent, server.span), fn, undefined, ...args);
 }
 
 /**

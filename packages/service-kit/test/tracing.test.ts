@@ -27,15 +27,20 @@ async function run(env: Record<string, string>) {
       otelModules: number;
       served: { traceparent: string | null; body: unknown };
       readings: Record<string, { kit: unknown; propagator: unknown; bypassed?: string }>;
+      layers: number;
     },
     logLine: json.find((l) => l.msg === 'inside a span')!,
+    namedLine: json.find((l) => l.msg === 'ids named')!,
   };
 }
 
 describe('tracing', () => {
+  /** The service app's router layers with tracing off (the first case sets it). */
+  let layersOff = -1;
   it('off (no OTEL_EXPORTER_OTLP_ENDPOINT): nothing of OpenTelemetry is loaded and the helpers change nothing', async () => {
     const { result, logLine } = await run({});
     expect(result.enabled).toBe(false);
+    layersOff = result.layers;
     expect(result.otelModules).toBe(0);
     expect(result.inside).toEqual({ injected: { a: 1 }, current: null, fields: {} });
     expect(result.failed).toBe('no');
@@ -45,7 +50,7 @@ describe('tracing', () => {
 
   it('on: the span continues the carried traceparent, carriers and log lines get its ids', async () => {
     // The console exporter: no receiver needed (its output is not JSON lines).
-    const { result, logLine } = await run({
+    const { result, logLine, namedLine } = await run({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
       OTEL_TRACES_EXPORTER: 'console',
     });
@@ -61,6 +66,8 @@ describe('tracing', () => {
     expect(result.inside.current).toBe(`00-${CALLER_TRACE}-${spanId}-01`);
     expect(result.inside.injected).toEqual({ a: 1, traceparent: result.inside.current });
     expect(logLine).toMatchObject({ trace_id: CALLER_TRACE, span_id: spanId });
+    // A line that names ids keeps them (the access log's, read when its request started).
+    expect(namedLine).toMatchObject({ trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) });
     expect(result.failed).toBe('no');
     // A service app's handler runs in its server span (the caller's child), even after the
     // body parser, which calls on from the request stream's 'end' event.
@@ -69,6 +76,9 @@ describe('tracing', () => {
     expect(served).not.toContain('00f067aa0ba902b7');
     expect(served).not.toBe(result.inside.current);
     expect(result.served.body).toEqual({ x: 1 });
+    // The span is begun in the app's first middleware, not in a router layer of its own.
+    expect(result.layers).toBe(layersOff);
+    expect(result.layers).toBeGreaterThan(0);
   }, 30_000);
 
   it("on: the kit's reading of a request's trace headers agrees with the propagator's, and skips it only for the plain cases", async () => {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createRequestHandler } from '@react-router/express';
-import { requestIdFrom, serverSpans, type Logger, type Metrics } from '@svc/service-kit';
+import { requestIdFrom, withServerSpan, type Logger, type Metrics } from '@svc/service-kit';
 import compression from 'compression';
 import express, { type Express } from 'express';
 import { RouterContextProvider, type RouterContext, type ServerBuild } from 'react-router';
@@ -52,10 +52,9 @@ export function buildApp(deps: WebAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUSTED_PROXIES);
-  // Tracing on: a server span per page request (service-kit, server-spans.ts).
-  const spans = serverSpans();
-  if (spans) app.use(spans);
-  app.use(metrics.middleware);
+  // Tracing on: a server span per page request, begun in the same middleware (service-kit,
+  // server-spans.ts).
+  app.use(withServerSpan(metrics.middleware));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
