@@ -237,6 +237,14 @@ describe('one trace per site submission', () => {
     const sitesServer = find('sites', (s) => s.kind === SPAN_KIND.server)!;
     const proxyCall = trace().find((s) => s.spanId === sitesServer.parentSpanId)!;
     expect(proxyCall.service).toBe('gateway');
+    // Server spans are named after the method and the route pattern (the gateway knows it
+    // when the request arrives, sites when its handler matched), as HTTP conventions say.
+    for (const server of [entry, sitesServer]) {
+      expect(server.attributes['http.route']).toMatch(/^\/api\//);
+      expect(server.name).toBe(
+        `${String(server.attributes['http.request.method'])} ${String(server.attributes['http.route'])}`,
+      );
+    }
     // No server span holds the caller's address (as the access log holds none).
     const addresses = trace()
       .filter((s) => s.kind === SPAN_KIND.server)
