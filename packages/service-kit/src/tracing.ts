@@ -26,6 +26,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { IncomingHttpHeaders } from 'node:http';
 import type * as OtelApi from '@opentelemetry/api';
 import { OtlpJsonSpanProcessor } from './otlp-json-export.js';
+import { PooledIdGenerator } from './trace-ids.js';
 import {
   ContextOnlySpan,
   decideServerSpan,
@@ -146,6 +147,7 @@ export function startTracing(
     instrumentations,
     // Unset: the SDK's exporter and batch processor, from the same settings.
     spanProcessors: jsonProcessorFor(env, require),
+    idGenerator: new PooledIdGenerator(),
   });
   started.start();
   for (const client of clients) for (const name of PRELOADED[client]) require(name);

@@ -28,6 +28,7 @@ async function run(env: Record<string, string>) {
       served: { traceparent: string | null; body: unknown };
       readings: Record<string, { kit: unknown; propagator: unknown; bypassed?: string }>;
       layers: number;
+      idGenerator?: string;
     },
     logLine: json.find((l) => l.msg === 'inside a span')!,
     namedLine: json.find((l) => l.msg === 'ids named')!,
@@ -76,6 +77,8 @@ describe('tracing', () => {
     expect(served).not.toContain('00f067aa0ba902b7');
     expect(served).not.toBe(result.inside.current);
     expect(result.served.body).toEqual({ x: 1 });
+    // Ids come from the kit's pooled generator (trace-ids.ts), not the SDK's.
+    expect(result.idGenerator).toBe('PooledIdGenerator');
     // The span is begun in the app's first middleware, not in a router layer of its own.
     expect(result.layers).toBe(layersOff);
     expect(result.layers).toBeGreaterThan(0);
