@@ -26,6 +26,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listenAcknowledging } from './lib/ack-receiver.mjs';
 import { seedApps } from './lib/app-store-seed.mjs';
 import { appStoreEnv, callerTraceparents } from './lib/app-store-tracing.mjs';
 import { envArgs } from './lib/env-args.mjs';
@@ -129,11 +130,7 @@ async function main() {
   const pg = new (requireRoot('pg').Client)({ connectionString: DATABASE_URL });
   await pg.connect();
   await seedApps(pg, 5000, SCHEMA);
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200).end());
-  });
-  await new Promise((resolve) => receiver.listen(0, HOST, resolve));
+  const receiver = await listenAcknowledging();
   const receiverUrl = `http://${HOST}:${receiver.address().port}`;
 
   const settings = [

@@ -19,10 +19,10 @@
 // survived them on average (KB) and their pauses per request (µs): what found V8's
 // allocation-site pretenuring promoting most of each traced request (README.md, "Tracing").
 import { fork, spawn } from 'node:child_process';
-import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listenAcknowledging } from './lib/ack-receiver.mjs';
 import { seedApps } from './lib/app-store-seed.mjs';
 import { appStoreEnv, callerTraceparents } from './lib/app-store-tracing.mjs';
 import { runLoadChild } from './lib/load-child.mjs';
@@ -43,14 +43,9 @@ const opt = (name, fallback) => {
   return i === -1 ? fallback : argv[i + 1];
 };
 
-/** An OTLP/HTTP receiver that only answers 200 (bench/tracing.mjs counts spans; this compares). */
+/** The receiver child: answers every export with 200 (this compares; it counts nothing). */
 function runReceiver(port) {
-  http
-    .createServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(200).end());
-    })
-    .listen(port, HOST, () => process.send('ready'));
+  listenAcknowledging(port).then(() => process.send('ready'));
 }
 
 const median = (xs) => {

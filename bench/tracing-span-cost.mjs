@@ -13,9 +13,9 @@
 //   node bench/tracing-span-cost.mjs [--iterations 200000] [--rounds 5] [--cpu-prof dir]
 // --cpu-prof writes each setting's V8 CPU profile (dir/<setting>; bench/lib/cpuprofile-summary.mjs).
 import { fork } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { listenAcknowledging } from './lib/ack-receiver.mjs';
 import { HOST } from './lib/processes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,13 +29,9 @@ const arg = (name, fallback) => {
   return i === -1 ? fallback : Number(argv[i + 1]);
 };
 
-/** An OTLP/HTTP receiver that reads every export and answers 200. */
+/** The receiver child: answers every export with 200, and tells its port. */
 function runReceiver() {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200).end());
-  });
-  server.listen(0, HOST, () => process.send(server.address().port));
+  listenAcknowledging().then((server) => process.send(server.address().port));
 }
 
 /** One setting's loop; sends [µs of CPU per iteration] per round to the parent. */
