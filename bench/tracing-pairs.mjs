@@ -9,15 +9,18 @@
 // To compare two builds of the kit, run this once per build, alternating (A B A B): the
 // machine's speed drifts between runs more than within one.
 // Usage, from the repository root, after `pnpm build`:
-//   node bench/tracing-pairs.mjs [--pairs 6] [--duration 5] [--rate N] [--env K=V]... [--twin-env K=V]...
-//                                [--cpu-prof dir] [--gc]
+//   node bench/tracing-pairs.mjs [--pairs 6] [--warmup 12] [--duration 5] [--rate N] [--env K=V]... [--twin-env K=V]...
+//                                [--cpu-prof dir] [--gc] [--counters]
 // --rate N holds each process at N req/s (CPU µs per request then compare like with like);
 // --env sets the traced process's environment (OTEL_TRACES_SAMPLER=always_off measures what
 // tracing costs a request that is not sampled); --cpu-prof writes both processes' profiles
 // (dir/traced, dir/twin; summarise with bench/lib/cpuprofile-summary.mjs); --gc starts both
 // with --trace-gc-nvp and prints, for the measured seconds, each one's scavenges, what
 // survived them on average (KB) and their pauses per request (µs): what found V8's
-// allocation-site pretenuring promoting most of each traced request (README.md, "Tracing").
+// allocation-site pretenuring promoting most of each traced request (README.md, "Tracing");
+// --counters prints, per request, both processes' user and system CPU, minor page faults and
+// their main threads' context switches (waited: it blocked; preempted: the scheduler took the
+// core), which tell a process that does more from one that is interrupted more.
 import { fork, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -27,7 +30,7 @@ import { seedApps } from './lib/app-store-seed.mjs';
 import { appStoreEnv, callerTraceparents } from './lib/app-store-tracing.mjs';
 import { runLoadChild } from './lib/load-child.mjs';
 import { envArgs } from './lib/env-args.mjs';
-import { cpuMs } from './lib/process-cpu.mjs';
+import { cpuMs, processCounters } from './lib/process-cpu.mjs';
 import { HOST, freePort, waitFor } from './lib/processes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,9 +60,12 @@ const median = (xs) => {
 async function main() {
   const pairs = Number(opt('pairs', 6));
   const duration = Number(opt('duration', 5));
+  // Steady state: fresh processes are still being optimised seconds in (bench/tracing.mjs).
+  const warmup = Number(opt('warmup', 12));
   const rate = opt('rate') === undefined ? undefined : Number(opt('rate'));
   const profDir = opt('cpu-prof');
   const gc = argv.includes('--gc');
+  const counters = argv.includes('--counters');
   const sampledShare = Number(opt('sampled-share', 1));
   if (!(sampledShare >= 0 && sampledShare <= 1)) throw new Error('--sampled-share takes a number from 0 to 1');
   const tracedEnv = envArgs('env');
@@ -141,18 +147,20 @@ async function main() {
 
   const ratios = [];
   const extra = [];
-  console.log(`app-store traced ${JSON.stringify(tracedEnv)}, ${sampledShare * 100} % of callers sampled, beside an untraced twin: ${pairs} pairs of ${duration} s, ${rate === undefined ? '50 connections each (saturated)' : `${rate} req/s each`}`);
+  console.log(`app-store traced ${JSON.stringify(tracedEnv)}, ${sampledShare * 100} % of callers sampled, beside an untraced twin: ${pairs} pairs of ${warmup} s warm-up + ${duration} s, ${rate === undefined ? '50 connections each (saturated)' : `${rate} req/s each`}`);
   for (let p = 1; p <= pairs; p++) {
     // Started in turns: the first process started is not always the traced one.
     const made = {};
     for (const tag of p % 2 ? ['traced', 'twin'] : ['twin', 'traced'])
       made[tag] = await start(tag === 'traced' ? traced : twinEnv, tag);
     const stacks = [made.traced, made.twin];
-    await load(stacks, 2);
+    await load(stacks, warmup);
     const before = stacks.map((s) => cpuMs(s.child.pid));
+    const countersBefore = counters && stacks.map((s) => processCounters(s.child.pid));
     const window = [Date.now()];
     const results = await load(stacks, duration);
     window.push(Date.now());
+    const countersAfter = counters && stacks.map((s) => processCounters(s.child.pid));
     const used = stacks.map((s, i) => ((cpuMs(s.child.pid) - before[i]) * 1000) / results[i].total);
     const ratio = results[0].total / results[1].total;
     ratios.push(ratio);
@@ -161,6 +169,14 @@ async function main() {
       `pair ${p}: traced/twin ${ratio.toFixed(3)}  CPU µs/req traced ${used[0].toFixed(1)} twin ${used[1].toFixed(1)} (+${(used[0] - used[1]).toFixed(1)})` +
         `  requests ${results[0].total}/${results[1].total}, failures ${results[0].failures}/${results[1].failures}`,
     );
+    if (counters) {
+      const text = stacks.map((_, i) => {
+        const per = (key, scale = 1) =>
+          (((countersAfter[i][key] - countersBefore[i][key]) * scale) / results[i].total).toFixed(key.endsWith('Ms') ? 1 : 3);
+        return `${i === 0 ? 'traced' : 'twin'} user ${per('userMs', 1000)} sys ${per('sysMs', 1000)} µs, faults ${per('minorFaults')}, switches ${per('voluntarySwitches')} waited ${per('involuntarySwitches')} preempted`;
+      });
+      console.log(`        per request: ${text.join('; ')}`);
+    }
     if (gc) {
       const text = stacks.map((stack, i) => {
         const seen = stack.scavenges.filter((x) => x.at >= window[0] && x.at <= window[1]);

@@ -17,7 +17,7 @@
 // `app_store_tracing_bench` (5,000 apps, dropped at the end). Goal: tracing on at most 10 %
 // lower than off. Writes bench/results/tracing-<date>.json.
 // Usage, from the repository root, after `pnpm build` (wrap in `flock /tmp/bench.lock`):
-//   node bench/tracing.mjs [--duration 8] [--warmup 2] [--rounds 5] [--connections 50]
+//   node bench/tracing.mjs [--duration 8] [--warmup 12] [--rounds 5] [--connections 50]
 //                          [--rate N] [--case gateway|listing] [--cpu-prof dir]
 //                          [--traced gateway|app-store] [--on-env K=V]...
 // --rate N holds each stack's load at N req/s instead of saturating the machine: the req/s
@@ -231,7 +231,10 @@ function mean(xs) {
 
 async function main() {
   const duration = arg('duration', 8);
-  const warmup = arg('warmup', 2);
+  // Steady state, not the JIT's warm-up: fresh processes still optimise for seconds, the
+  // traced ones longer (more code). After 2 s the untraced listing ran at 3,242 req/s and
+  // 17 % faster after 12 s (README.md, "Tracing", 2026-11-28); production runs for hours.
+  const warmup = arg('warmup', 12);
   const rounds = arg('rounds', 5);
   const connections = arg('connections', 50);
   const rate = arg('rate', undefined);
