@@ -23,7 +23,7 @@ import {
   needsLastUsedWrite,
   parseBearer,
 } from '../src/domain/api-key.js';
-import { iconSvgProblem } from '../src/domain/icon-svg.js';
+import { iconSvgProblem, UNFINISHED } from '../src/domain/icon-svg.js';
 import {
   InvalidIconSvg,
   appChanges,
@@ -167,6 +167,29 @@ describe('icon_svg checking', () => {
     ['<svg><a><set attributeName="href" to="javascript:x()"/></a></svg>', 'icon_svg is unsafe: <set> animating href'],
   ])('refuses %s, naming the problem', (svg, problem) => {
     expect(iconSvgProblem(svg)).toBe(problem);
+  });
+
+  // A parser drops a tag left open at the end of its input; the page an icon is inlined into
+  // would finish it (found by the property below: `<svg><A onload="a()"`).
+  it('refuses markup that ends inside a tag, an attribute, a comment or CDATA', () => {
+    for (const unfinished of [
+      '<svg><A onload="a()"',
+      '<svg></svg><a onload="a()"',
+      '<svg><a onload="a()',
+      '<svg><a onload',
+      '<svg><a ',
+      '<svg><a',
+      '<svg></',
+      '<svg><!-- note',
+      '<svg><![CDATA[ x',
+      '<svg><title><i></i><!--',
+    ])
+      expect([unfinished, iconSvgProblem(unfinished)]).toEqual([unfinished, UNFINISHED]);
+  });
+
+  it('accepts finished markup whose elements the parser closes itself', () => {
+    for (const ok of ['<svg><g><rect/>', '<svg><title>t', '<svg><style>rect { fill: #f00 }', '<svg></svg>\n'])
+      expect([ok, iconSvgProblem(ok)]).toEqual([ok, null]);
   });
 
   it('refuses what is not a single <svg> element', () => {

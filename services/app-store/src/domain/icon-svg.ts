@@ -24,6 +24,25 @@ const EXTERNAL_URL = /url\s*\(\s*(?!['"]?\s*#)/i;
 const SCRIPT_URL = /^\s*(javascript|vbscript|data)\s*:/i;
 
 export const NOT_AN_SVG = 'icon_svg must be an SVG image (a single <svg> element)';
+export const UNFINISHED =
+  'icon_svg is unsafe: it ends inside a tag, an attribute, a comment or a CDATA section';
+
+/** Appended to the markup by `isFinished`: an HTML element, so it also leaves SVG content. */
+const SENTINEL = '<i></i>';
+
+/**
+ * Whether `input` (whose fragment has `elements` elements) ends between tags. A parser drops
+ * a tag still open at the end of its input (`<svg></svg><a onload="x()"`), so the walk never
+ * sees it; but markup placed after the stored icon (a page it is inlined into) would finish
+ * that tag, handler and all. Finished markup followed by the sentinel parses to one element
+ * more, the sentinel itself, last; unfinished markup swallows it into a tag, an attribute
+ * value, a comment or a CDATA section.
+ */
+function isFinished(input: string, elements: number): boolean {
+  const all = JSDOM.fragment(input + SENTINEL).querySelectorAll('*');
+  const last = all[all.length - 1];
+  return all.length === elements + 1 && last?.localName === 'i' && last.attributes.length === 0;
+}
 
 /** Why `input` cannot be stored as an app icon, or null when it can (unchanged). */
 export function iconSvgProblem(input: string): string | null {
@@ -35,8 +54,10 @@ export function iconSvgProblem(input: string): string | null {
   );
   if (roots.length !== 1 || !root || strayText || root.localName !== 'svg' || root.namespaceURI !== SVG_NS)
     return NOT_AN_SVG;
+  const descendants = Array.from(root.querySelectorAll('*'));
+  if (!isFinished(input, 1 + descendants.length)) return UNFINISHED;
 
-  for (const el of [root, ...Array.from(root.querySelectorAll('*'))]) {
+  for (const el of [root, ...descendants]) {
     const name = el.localName.toLowerCase();
     const where = `<${el.localName}>`;
     if (FORBIDDEN_ELEMENTS.has(name)) return unsafe(`${where} elements are not allowed`);
