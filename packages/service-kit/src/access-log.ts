@@ -2,7 +2,7 @@
 // rather than pino-http: that one builds a child logger and serializers per request,
 // which cost ~40% of a small JSON endpoint's throughput here (see bench/README.md).
 import type { RequestHandler } from 'express';
-import type { Logger } from './logger.js';
+import { TRACE_FIELDS, type Logger } from './logger.js';
 import { traceLogFields, tracingEnabled } from './tracing.js';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -13,7 +13,8 @@ export function accessLog(logger: Logger): RequestHandler {
     const started = performance.now();
     // The request's trace_id/span_id, read now (its server span is active): 'finish' may
     // come in another context, and binding the listener to this one cost a context switch
-    // per request. They win over the logger's mixin, which reads the context at 'finish'.
+    // per request. The logger writes them instead of
+    // the context's at 'finish' (logger.ts).
     const trace = tracingEnabled() ? traceLogFields() : undefined;
     res.once('finish', () => {
       const status = res.statusCode;
@@ -21,9 +22,8 @@ export function accessLog(logger: Logger): RequestHandler {
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
-          // Named, not spread: one shape of line object (pino leaves out undefined fields).
-          trace_id: trace?.trace_id,
-          span_id: trace?.span_id,
+          // One shape of line object; the logger writes the ids (logger.ts).
+          [TRACE_FIELDS]: trace,
           reqId: req.headers['x-request-id'],
           method: req.method,
           url: req.originalUrl,

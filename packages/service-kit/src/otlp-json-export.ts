@@ -100,15 +100,14 @@ export class OtlpJsonSpanProcessor implements SpanProcessor {
       scopes.set(span.instrumentationScope, batch);
     }
     const text = batch.length === 0 ? spanJson(span) : `,${spanJson(span)}`;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (batch.length + text.length * 3 > batch.bytes.length) {
-      const grown = Buffer.allocUnsafe(
-        Math.max(batch.bytes.length * 2, batch.length + text.length * 3),
-      );
+    // ASCII (`json` escapes the rest): one byte per character, copied as latin1, which
+    // skips UTF-8's measuring and encoding.
+    if (batch.length + text.length > batch.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(batch.bytes.length * 2, batch.length + text.length));
       batch.bytes.copy(grown, 0, 0, batch.length);
       batch.bytes = grown;
     }
-    batch.length += batch.bytes.write(text, batch.length);
+    batch.length += batch.bytes.write(text, batch.length, 'latin1');
     this.queued++;
     if (this.queued >= this.batchSize) this.exportWaiting();
     else this.timer ??= setTimeout(() => this.exportWaiting(), this.delayMs).unref();
@@ -221,7 +220,15 @@ export class OtlpJsonSpanProcessor implements SpanProcessor {
   }
 }
 
-const json = JSON.stringify;
+const NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII_ALL = /[\u0080-\uffff]/g;
+const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** A JSON string literal in ASCII: anything beyond it as `\uXXXX` (same value, parsed). */
+function json(value: string): string {
+  const text = JSON.stringify(value);
+  return NON_ASCII.test(text) ? text.replace(NON_ASCII_ALL, unicodeEscape) : text;
+}
 
 function scopeJson(scope: { name: string; version?: string }): string {
   return scope.version

@@ -78,6 +78,12 @@ const FOLLOW_SAMPLED = Object.freeze({ decision: 2 }) as SamplingResult;
 const FOLLOW_UNSAMPLED = Object.freeze({ decision: 0 }) as SamplingResult;
 const ERROR = 2; // SpanStatusCode.ERROR
 const NONE: never[] = [];
+// What a span holds until it ends or is given a status: shared, not allocated per span (a
+// sampled request's spans stay alive for its whole duration, so every object they hold is
+// copied by each scavenge that meets them). Replaced, never changed.
+const NOT_ENDED = Object.freeze([0, 0]) as unknown as HrTime;
+const NO_DURATION = Object.freeze([-1, -1]) as unknown as HrTime;
+const UNSET: SpanStatus = Object.freeze({ code: 0 });
 
 /**
  * A recorded span. Like the SDK's: the start is the wall clock (milliseconds), the end the
@@ -88,9 +94,9 @@ export class SpanRecord implements Span, ReadableSpan {
   readonly resource: SpanPipeline['resource'];
   readonly instrumentationScope: SpanPipeline['scope'];
   readonly startTime: HrTime;
-  endTime: HrTime = [0, 0];
-  duration: HrTime = [-1, -1];
-  status: SpanStatus = { code: 0 };
+  endTime: HrTime = NOT_ENDED;
+  duration: HrTime = NO_DURATION;
+  status: SpanStatus = UNSET;
   events: ReadableSpan['events'] = NONE;
   links: Link[] = NONE;
   ended = false;

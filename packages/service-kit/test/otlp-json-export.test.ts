@@ -158,6 +158,8 @@ describe('encoding (OTLP/JSON)', () => {
 
 interface Export {
   status: number;
+  /** The body as sent. */
+  bytes: Buffer;
   headers: { type?: string; authorization?: string };
   body: {
     resourceSpans: Array<{
@@ -171,13 +173,15 @@ interface Export {
 async function startReceiver(statuses: number[] = []) {
   const exports: Export[] = [];
   const server = http.createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (text += c));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const status = statuses.shift() ?? 200;
+      const bytes = Buffer.concat(chunks);
+      const text = bytes.toString('utf8');
       exports.push({
         status,
+        bytes,
         body: JSON.parse(text) as Export['body'],
         headers: { type: req.headers['content-type'], authorization: req.headers.authorization },
       });
@@ -266,6 +270,26 @@ describe('the span processor', () => {
       ['@svc/service-kit', 3],
       ['@opentelemetry/instrumentation-pg', 1],
     ]);
+  });
+
+  it('sends ASCII only: other characters escaped, their values intact', async () => {
+    const { receiver, processor } = await setUp([], { batchSize: 2 });
+    const name = 'GET /café/日本';
+    const value = 'emoji 😀, lone \ud800, é';
+    processor.onEnd(fakeSpan({ name, attributes: { 'url.path': value, 'ключ': 'значение' } }));
+    processor.onEnd(fakeSpan({ status: { code: 2, message: 'échec' } }));
+    await until(() => receiver.exports.length === 1);
+    const { bytes, body } = receiver.exports[0]!;
+    expect(bytes.every((b) => b < 0x80)).toBe(true);
+    const [first, second] = body.resourceSpans[0]!.scopeSpans[0]!.spans as unknown as Array<
+      Record<string, unknown>
+    >;
+    expect(first!.name).toBe(name);
+    expect(first!.attributes).toEqual([
+      { key: 'url.path', value: { stringValue: value } },
+      { key: 'ключ', value: { stringValue: 'значение' } },
+    ]);
+    expect(second!.status).toEqual({ code: 2, message: 'échec' });
   });
 
   it('sends what waits after the delay, and on forceFlush', async () => {

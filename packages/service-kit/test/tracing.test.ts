@@ -32,6 +32,8 @@ async function run(env: Record<string, string>) {
     },
     logLine: json.find((l) => l.msg === 'inside a span')!,
     namedLine: json.find((l) => l.msg === 'ids named')!,
+    carriedLine: json.find((l) => l.msg === 'ids carried')!,
+    lines,
   };
 }
 
@@ -51,7 +53,7 @@ describe('tracing', () => {
 
   it('on: the span continues the carried traceparent, carriers and log lines get its ids', async () => {
     // The console exporter: no receiver needed (its output is not JSON lines).
-    const { result, logLine, namedLine } = await run({
+    const { result, logLine, namedLine, carriedLine, lines } = await run({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
       OTEL_TRACES_EXPORTER: 'console',
     });
@@ -69,6 +71,10 @@ describe('tracing', () => {
     expect(logLine).toMatchObject({ trace_id: CALLER_TRACE, span_id: spanId });
     // A line that names ids keeps them (the access log's, read when its request started).
     expect(namedLine).toMatchObject({ trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) });
+    // Ids carried under TRACE_FIELDS (the access log's) replace the active span's, once each.
+    expect(carriedLine).toMatchObject({ trace_id: 'c'.repeat(32), span_id: 'd'.repeat(16), n: 1 });
+    // Every line names its ids at most once (JSON.parse would hide a repeated key).
+    for (const line of lines) expect(line.split('"trace_id"').length).toBeLessThanOrEqual(2);
     expect(result.failed).toBe('no');
     // A service app's handler runs in its server span (the caller's child), even after the
     // body parser, which calls on from the request stream's 'end' event.
