@@ -13,8 +13,7 @@ export function accessLog(logger: Logger): RequestHandler {
     const started = performance.now();
     // The request's trace_id/span_id, read now (its server span is active): 'finish' may
     // come in another context, and binding the listener to this one cost a context switch
-    // per request. The logger writes them instead of
-    // the context's at 'finish' (logger.ts).
+    // per request. The logger writes these, not the context's at 'finish' (logger.ts).
     const trace = tracingEnabled() ? traceLogFields() : undefined;
     res.once('finish', () => {
       const status = res.statusCode;
