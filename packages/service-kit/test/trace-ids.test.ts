@@ -27,9 +27,10 @@ describe('PooledIdGenerator', () => {
   it('never gives an all-zero id (invalid in W3C trace context): its last byte becomes 1', () => {
     const ids = new PooledIdGenerator();
     // The pool as the operating system might, once in 2^64 span ids, fill it.
-    const inside = ids as unknown as { pool: Buffer; offset: number };
+    const inside = ids as unknown as { pool: Buffer; hex: string; offset: number };
     ids.generateSpanId();
     inside.pool.fill(0);
+    inside.hex = inside.pool.toString('hex');
     inside.offset = 0;
     expect(ids.generateSpanId()).toBe('0000000000000001');
     expect(ids.generateTraceId()).toBe(`${'0'.repeat(30)}01`);
