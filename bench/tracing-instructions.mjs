@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What tracing costs the app-store in instructions, not seconds (README.md, "Tracing"): the
 // BUILT app-store under valgrind's callgrind, instrumentation switched on only after a
-// warm-up, then a fixed number of GET /api/v1/apps through 4 keep-alive connections; the
+// warm-up, then a fixed number of GET /api/v1/apps through --connections keep-alive connections; the
 // instructions executed per request are what callgrind counted, divided by the requests.
 // Unlike throughput on these shared 2-core VMs (rounds spread by ±10 %), a count repeats to
 // a few per cent, so a change of a few µs shows in one run. What it cannot show: the garbage
@@ -14,8 +14,9 @@
 // Needs valgrind (Debian: apt-get install valgrind). Usage, from the repository root, after
 // `pnpm build` (wrap in `flock /tmp/bench.lock`):
 //   node bench/tracing-instructions.mjs [--requests 3000] [--warmup 3000] [--rounds 1]
-//        [--shares 0,0.1,1] [--env K=V]... [--out dir] [--symbols]
-// --env adds settings to every traced process. --symbols starts node with --perf-basic-prof
+//        [--shares 0,0.1,1] [--env K=V]... [--node-flag F]... [--connections 4] [--out dir] [--symbols]
+// --env adds settings to every traced process; --node-flag a V8 or node flag to every
+// process, off included (e.g. --node-flag=--minor-ms, as a deployment would set it). --symbols starts node with --perf-basic-prof
 // and --interpreted-frames-native-stack and prints each dump's costliest functions, JIT code
 // named from /tmp/perf-<pid>.map (a leading ~ interpreted, ^ baseline, + Maglev, * TurboFan).
 // A dump's totals move by up to a tenth between runs (when the collector and the optimising
@@ -37,7 +38,6 @@ const requireRoot = createRequire(path.join(ROOT, 'package.json'));
 const SCHEMA = 'app_store_tracing_instructions';
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const CONNECTIONS = 4;
 
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -45,9 +45,9 @@ const opt = (name, fallback) => {
   return i === -1 ? fallback : argv[i + 1];
 };
 
-/** `count` GETs of `url` through CONNECTIONS keep-alive connections; throws on a non-200. */
-async function load(url, count, traceparents) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+/** `count` GETs of `url` through `connections` keep-alive connections; throws on a non-200. */
+async function load(url, count, traceparents, connections) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   let next = 0;
   const one = (i) =>
     new Promise((resolve, reject) => {
@@ -60,7 +60,7 @@ async function load(url, count, traceparents) {
         .on('error', reject);
     });
   await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
+    Array.from({ length: connections }, async () => {
       while (next < count) await one(next++);
     }),
   );
@@ -120,6 +120,8 @@ async function main() {
   const out = path.resolve(opt('out', path.join(ROOT, 'bench', 'results', 'callgrind')));
   const env = envArgs('env');
   const symbols = argv.includes('--symbols');
+  const connections = Number(opt('connections', 4));
+  const nodeFlags = argv.flatMap((word, i) => (word === '--node-flag' ? [argv[i + 1]] : []));
   try {
     execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
   } catch {
@@ -141,7 +143,7 @@ async function main() {
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, OTEL_TRACES_SAMPLER: 'parentbased_always_on', ...env },
     })),
   ];
-  console.log(`app-store under callgrind: ${warmup} requests of warm-up, ${requests} counted, ${CONNECTIONS} connections; traced settings ${JSON.stringify(env)}`);
+  console.log(`app-store under callgrind: ${warmup} requests of warm-up, ${requests} counted, ${connections} connections; node flags ${JSON.stringify(nodeFlags)}; traced settings ${JSON.stringify(env)}`);
   const counts = Object.fromEntries(settings.map((s) => [s.name, []]));
   for (let round = 1; round <= rounds; round++) {
     for (const setting of settings) {
@@ -156,6 +158,7 @@ async function main() {
           process.execPath,
           // JIT code's names for the dump (/tmp/perf-<pid>.map; interpreted functions too).
           ...(symbols ? ['--perf-basic-prof', '--interpreted-frames-native-stack'] : []),
+          ...nodeFlags,
           'dist/main.js',
         ],
         {
@@ -172,9 +175,9 @@ async function main() {
       const traceparents = setting.share === undefined ? undefined : callerTraceparents(setting.share);
       try {
         await waitFor(`http://${HOST}:${port}/healthz`, child, setting.name, { attempts: 1800 });
-        await load(url, warmup, traceparents);
+        await load(url, warmup, traceparents, connections);
         execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
-        await load(url, requests, traceparents);
+        await load(url, requests, traceparents, connections);
         execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' });
       } finally {
         child.kill('SIGKILL');
