@@ -25,6 +25,7 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { IncomingHttpHeaders } from 'node:http';
 import type * as OtelApi from '@opentelemetry/api';
+import { LinkedContext } from './linked-context.js';
 import { OtlpJsonSpanProcessor } from './otlp-json-export.js';
 import { PooledIdGenerator } from './trace-ids.js';
 import {
@@ -55,6 +56,8 @@ let tracer: OtelApi.Tracer | undefined;
 let pipeline: SpanPipeline | undefined;
 /** Whether the global propagator is the standard W3C one (`callerContext` reads it itself). */
 let w3cOnly = false;
+/** The API's context key of the active span, once checked (`withSpan`). */
+let spanKey: symbol | undefined;
 
 /** The client libraries whose maintained instrumentations make spans of their calls. */
 export type TracedClient = 'pg' | 'ioredis' | 'undici' | 'http';
@@ -165,7 +168,26 @@ export function startTracing(
     for (const instrumentation of instrumentations) instrumentation.setTracerProvider(records);
   }
   w3cOnly = isStandardW3cPropagator(api);
+  spanKey = checkedSpanKey(api);
   return true;
+}
+
+/**
+ * The key under which the API keeps a context's span (`trace.setSpan`'s), if a
+ * `LinkedContext` holding a span under it is read back by `trace.getSpan`; else undefined,
+ * and the API's own contexts are made.
+ */
+function checkedSpanKey(otel: Api): symbol | undefined {
+  const key = otel.createContextKey('OpenTelemetry Context Key SPAN');
+  const probe = otel.trace.wrapSpanContext(otel.INVALID_SPAN_CONTEXT);
+  return otel.trace.getSpan(new LinkedContext(otel.ROOT_CONTEXT, key, probe)) === probe
+    ? key
+    : undefined;
+}
+
+/** `parent` with `span` as its span: a `LinkedContext` (linked-context.ts says why). */
+function withSpan(otel: Api, parent: OtelApi.Context, span: OtelApi.Span): OtelApi.Context {
+  return spanKey ? new LinkedContext(parent, spanKey, span) : otel.trace.setSpan(parent, span);
 }
 
 /**
@@ -213,7 +235,7 @@ export function callerContext(otel: Api, headers: IncomingHttpHeaders): OtelApi.
       const traceFlags = parseInt(header.slice(53), 16);
       // The kit's span: a child trusts its ids without checking them again (span-record.ts).
       const caller = new ContextOnlySpan({ traceId, spanId, traceFlags, isRemote: true });
-      return otel.trace.setSpan(otel.ROOT_CONTEXT, caller);
+      return withSpan(otel, otel.ROOT_CONTEXT, caller);
     }
   }
   return otel.propagation.extract(otel.ROOT_CONTEXT, headers);
@@ -352,7 +374,7 @@ export function runInServerSpan<A extends unknown[], T>(
   ...args: A
 ): T {
   const otel = api as Api;
-  return otel.context.with(otel.trace.setSpan(server.parent, server.span), fn, undefined, ...args);
+  return otel.context.with(withSpan(otel, server.parent, server.span), fn, undefined, ...args);
 }
 
 /**

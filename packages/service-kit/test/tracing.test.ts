@@ -25,7 +25,7 @@ async function run(env: Record<string, string>) {
       inside: { injected: Record<string, unknown>; current: string | null; fields: object };
       failed: string;
       otelModules: number;
-      served: { traceparent: string | null; body: unknown };
+      served: { traceparent: string | null; body: unknown; context: string | null };
       readings: Record<string, { kit: unknown; propagator: unknown; bypassed?: string }>;
       layers: number;
       idGenerator?: string;
@@ -48,7 +48,7 @@ describe('tracing', () => {
     expect(result.inside).toEqual({ injected: { a: 1 }, current: null, fields: {} });
     expect(result.failed).toBe('no');
     expect(logLine).not.toHaveProperty('trace_id');
-    expect(result.served).toEqual({ traceparent: null, body: { x: 1 } });
+    expect(result.served).toEqual({ traceparent: null, body: { x: 1 }, context: null });
   }, 30_000);
 
   it('on: the span continues the carried traceparent, carriers and log lines get its ids', async () => {
@@ -83,6 +83,8 @@ describe('tracing', () => {
     expect(served).not.toContain('00f067aa0ba902b7');
     expect(served).not.toBe(result.inside.current);
     expect(result.served.body).toEqual({ x: 1 });
+    // Its context is the kit's chain of links, not the API's copied Map (linked-context.ts).
+    expect(result.served.context).toBe('LinkedContext');
     // Ids come from the kit's pooled generator (trace-ids.ts), not the SDK's.
     expect(result.idGenerator).toBe('PooledIdGenerator');
     // The span is begun in the app's first middleware, not in a router layer of its own.
