@@ -118,11 +118,11 @@ async function openSocket() {
 
 /**
  * `step`, and when it fails, the error with the last log lines of the processes a
- * site_update passes through: a recovery that stalls under CI's load once in many runs
- * is only understood from what sites, the worker and realtime said meanwhile. What is
- * known (2026-11-28, 3 of about 60 runs beside two busy cores): the queues' master was the
- * one restarted, the scrape job was queued and stays waiting, and the scrape worker never
- * fetches it, whether or not its fetch had failed while the cluster was down.
+ * site_update passes through: a recovery that stalls is only understood from what sites,
+ * the worker and realtime said meanwhile. This caught a rare stall (3 of about 60 loaded
+ * runs before 2026-11-28): the scrape job stayed waiting because the scrape Worker was
+ * parked on an ioredis promise that never settled (fixed by patches/ioredis@6.0.0.patch;
+ * docs/decisions.md, "Redis Cluster and Sentinel").
  */
 async function withLogs<T>(step: () => Promise<T>, context: string): Promise<T> {
   try {

@@ -32,6 +32,18 @@ export interface TestRedisCluster {
   stopNode(node: RedisClusterNode, signal: 'SIGKILL' | 'SIGSTOP'): Promise<void>;
   /** Restarts a killed master (same port, node file and data) or resumes a stopped one. */
   resumeNode(node: RedisClusterNode): Promise<void>;
+  /**
+   * Unassigns `key`'s slot on every node and requires full coverage, so every node reports
+   * `cluster_state:fail` while all of them run (what a client meets when it connects to a
+   * cluster that is still settling); `restore` gives the slot back to its master.
+   */
+  uncoverSlot(key: string): Promise<{ restore(): Promise<void> }>;
+  /**
+   * Assigns `key`'s slot (holding no keys) to `to` on every node, as the last step of a slot
+   * migration does; clients keep their old slot map until a MOVED answer tells them.
+   * Returns the previous owner.
+   */
+  moveSlot(key: string, to: RedisClusterNode): Promise<RedisClusterNode>;
   /** Resolves once every running node reports `cluster_state:<state>`. */
   waitForState(state: 'ok' | 'fail', ms?: number): Promise<void>;
   /** Kills every node and removes their folders. */
@@ -61,6 +73,12 @@ async function ask(port: number, ...args: (string | number)[]): Promise<unknown>
   } finally {
     client.disconnect();
   }
+}
+
+/** `ask`, for a command that must answer OK. */
+async function command(port: number, ...args: (string | number)[]): Promise<void> {
+  const answer = await ask(port, ...args);
+  if (answer !== 'OK') throw new Error(`${args.join(' ')} on ${port} answered ${JSON.stringify(answer)}`);
 }
 
 async function distinctFreePorts(count: number): Promise<number[]> {
@@ -128,6 +146,18 @@ export async function startRedisCluster(
     }
   };
 
+  const nodeOf: TestRedisCluster['nodeOf'] = async (key) => {
+    for (const node of running()) {
+      const slot = (await ask(node.port, 'CLUSTER', 'KEYSLOT', key)) as number | null;
+      const ranges = (await ask(node.port, 'CLUSTER', 'SLOTS')) as [number, number, [string, number]][] | null;
+      if (slot === null || !ranges) continue;
+      const range = ranges.find(([from, to]) => slot >= from && slot <= to);
+      const owner = nodes.find((n) => n.port === range?.[2][1]);
+      if (owner) return owner;
+    }
+    throw new Error(`no node serves the slot of ${key}`);
+  };
+
   const close = async () => {
     for (const node of nodes) {
       const child = node.process;
@@ -157,17 +187,7 @@ export async function startRedisCluster(
   return {
     nodes,
     url: `redis+cluster://${nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}`,
-    async nodeOf(key) {
-      for (const node of running()) {
-        const slot = (await ask(node.port, 'CLUSTER', 'KEYSLOT', key)) as number | null;
-        const ranges = (await ask(node.port, 'CLUSTER', 'SLOTS')) as [number, number, [string, number]][] | null;
-        if (slot === null || !ranges) continue;
-        const range = ranges.find(([from, to]) => slot >= from && slot <= to);
-        const owner = nodes.find((n) => n.port === range?.[2][1]);
-        if (owner) return owner;
-      }
-      throw new Error(`no node serves the slot of ${key}`);
-    },
+    nodeOf,
     async stopNode(node, signal) {
       const child = node.process;
       if (!child) throw new Error('node not running');
@@ -188,6 +208,31 @@ export async function startRedisCluster(
       }
       launch(node);
       await waitForPing(node);
+    },
+    async uncoverSlot(key) {
+      const owner = await nodeOf(key);
+      const slot = (await ask(owner.port, 'CLUSTER', 'KEYSLOT', key)) as number;
+      const everyNode = (...args: (string | number)[]) =>
+        Promise.all(running().map((n) => command(n.port, ...args)));
+      await everyNode('CONFIG', 'SET', 'cluster-require-full-coverage', 'yes');
+      await everyNode('CLUSTER', 'DELSLOTS', slot);
+      await waitForState('fail');
+      return {
+        async restore() {
+          await command(owner.port, 'CLUSTER', 'ADDSLOTS', slot);
+          await everyNode('CONFIG', 'SET', 'cluster-require-full-coverage', 'no');
+          await waitForState('ok');
+        },
+      };
+    },
+    async moveSlot(key, to) {
+      const from = await nodeOf(key);
+      const slot = (await ask(to.port, 'CLUSTER', 'KEYSLOT', key)) as number;
+      const id = (await ask(to.port, 'CLUSTER', 'MYID')) as string;
+      // The new owner first, then the old one, then the rest (Redis's migration order).
+      const order = [to, from, ...running().filter((n) => n !== to && n !== from)];
+      for (const node of order) await command(node.port, 'CLUSTER', 'SETSLOT', slot, 'NODE', id);
+      return from;
     },
     waitForState,
     close,

@@ -1,10 +1,13 @@
 // The kit's Redis users against a real three-master Redis Cluster (redis-server processes on
 // loopback ports): rate limits, the distinct-values limit, session revocation and roles,
-// pub/sub, BullMQ under the hash-tagged prefix, the test clean-up; then one master down
-// (503 for its slots only) and back. The system-level run is tests/test/redis-cluster.test.ts.
+// pub/sub, BullMQ under the hash-tagged prefix, the test clean-up, a connection attempt that
+// fails its ready check, a MOVED answer during a disconnect; then one master down (503 for
+// its slots only) and back. The
+// system-level run is tests/test/redis-cluster.test.ts.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Queue, Worker } from 'bullmq';
 import express from 'express';
+import { Command } from 'ioredis';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
 import { createEventPublisher, eventsChannel } from '../src/event-bus.js';
@@ -51,6 +54,16 @@ afterAll(async () => {
   queueRedis?.disconnect();
   await cluster?.close();
 });
+
+/** How `promise` ended within `ms`: `resolved: <value>`, `rejected: <message>` or `pending`. */
+const settledWithin = (promise: Promise<unknown>, ms: number): Promise<string> =>
+  Promise.race([
+    promise.then(
+      (value) => `resolved: ${String(value)}`,
+      (err: Error) => `rejected: ${err.message}`,
+    ),
+    new Promise<string>((resolve) => setTimeout(() => resolve('pending'), ms).unref()),
+  ]);
 
 const sessionApp = () =>
   createServiceApp({
@@ -162,6 +175,79 @@ describe('on a Redis Cluster', () => {
     await deleteRedisPrefix(redis, local);
     const left = await Promise.all(Array.from({ length: 20 }, (_, i) => redis.exists(`${local}k${i}`)));
     expect(left.every((x) => x === 0)).toBe(true);
+  });
+
+  it("settles a queue client's connection attempt that fails its ready check, then connects on its own", async () => {
+    // BullMQ resets a Worker's blocking connection by disconnecting it and awaiting connect().
+    // Unpatched, ioredis 6.0.0 never settled that promise when the attempt's ready check found
+    // cluster_state:fail (as a just-restarted master reports), and the Worker never fetched a
+    // job again (patches/ioredis@6.0.0.patch, docs/decisions.md "Redis Cluster and Sentinel").
+    const client = createRedis(cluster.url, logger, { name: 'cluster-ready-check', forQueues: true });
+    try {
+      await waitForRedis(client, 30_000);
+      const ended = new Promise((resolve) => client.once('end', resolve));
+      client.disconnect();
+      await ended;
+      const uncovered = await cluster.uncoverSlot(`${prefix}ready-check`);
+      let attempt: string;
+      try {
+        attempt = await settledWithin(client.connect(), 10_000);
+      } finally {
+        await uncovered.restore();
+      }
+      expect(attempt).toBe('rejected: Ready check failed: cluster_state:fail');
+      // The reconnection that follows the failed attempt succeeds once the cluster is whole.
+      expect(await settledWithin(client.ping(), 30_000)).toBe('resolved: PONG');
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  it('finishes disconnecting when a MOVED answer is read after the disconnect began, and reconnects', async () => {
+    // A redirection answered during disconnect() used to add a node to the pool being
+    // drained, so "end" never came, and BullMQ, awaiting it while resetting a Worker's
+    // blocking connection, never fetched a job again (patches/ioredis@6.0.0.patch).
+    const client = createRedis(cluster.url, logger, { name: 'cluster-moved', forQueues: true });
+    const moving = `${prefix}moving`;
+    try {
+      await waitForRedis(client, 30_000);
+      const owner = await cluster.nodeOf(moving);
+      // A key the same master keeps: its answer comes first on the same connection.
+      const slotOf = (key: string) => client.cluster('KEYSLOT', key);
+      let staying = '';
+      for (let i = 0; !staying; i++) {
+        const key = `${prefix}staying-${i}`;
+        if ((await cluster.nodeOf(key)) === owner && (await slotOf(key)) !== (await slotOf(moving))) staying = key;
+      }
+      await cluster.moveSlot(moving, cluster.nodes.find((n) => n !== owner)!);
+      try {
+        const ended = new Promise<string>((resolve) => client.once('end', () => resolve('end')));
+        // Disconnect from inside the first answer's handling, which the parser calls before
+        // it reads the second answer, MOVED, from the same read.
+        const first = new Command('get', [staying]);
+        const resolveFirst = first.resolve.bind(first);
+        first.resolve = (value) => {
+          resolveFirst(value);
+          client.disconnect();
+        };
+        const second = new Command('get', [moving]);
+        void client.sendCommand(first);
+        void client.sendCommand(second);
+        const moved = second.promise.then(
+          () => 'answered',
+          (err: Error) => `rejected: ${err.message}`,
+        );
+        expect(await settledWithin(ended, 10_000)).toBe('resolved: end');
+        expect(await moved).toMatch(/^rejected: /);
+      } finally {
+        await cluster.moveSlot(moving, owner);
+      }
+      await client.connect();
+      expect(await settledWithin(client.set(moving, 'v'), 10_000)).toBe('resolved: OK');
+      expect(await cluster.nodeOf(moving)).toBe(owner);
+    } finally {
+      client.disconnect();
+    }
   });
 
   it('answers 503 for the slots of a master that is down, serves the others, and recovers', async () => {
