@@ -2,8 +2,7 @@
 // loopback ports): rate limits, the distinct-values limit, session revocation and roles,
 // pub/sub, BullMQ under the hash-tagged prefix, the test clean-up, a connection attempt that
 // fails its ready check, a MOVED answer during a disconnect; then one master down (503 for
-// its slots only) and back. The
-// system-level run is tests/test/redis-cluster.test.ts.
+// its slots only) and back. The system-level run is tests/test/redis-cluster.test.ts.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Queue, Worker } from 'bullmq';
 import express from 'express';
@@ -214,10 +213,11 @@ describe('on a Redis Cluster', () => {
       const owner = await cluster.nodeOf(moving);
       // A key the same master keeps: its answer comes first on the same connection.
       const slotOf = (key: string) => client.cluster('KEYSLOT', key);
+      const movingSlot = await slotOf(moving);
       let staying = '';
       for (let i = 0; !staying; i++) {
         const key = `${prefix}staying-${i}`;
-        if ((await cluster.nodeOf(key)) === owner && (await slotOf(key)) !== (await slotOf(moving))) staying = key;
+        if ((await cluster.nodeOf(key)) === owner && (await slotOf(key)) !== movingSlot) staying = key;
       }
       await cluster.moveSlot(moving, cluster.nodes.find((n) => n !== owner)!);
       try {
