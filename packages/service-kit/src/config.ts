@@ -102,6 +102,15 @@ export const baseConfigSchema = z.object({
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 
+/** The setting of every process that runs BullMQ Workers (chat, auth, the sites worker). */
+export const workerWatchdogSettings = {
+  /**
+   * How long a job may wait first in line while a Worker with a free slot takes none before
+   * the process restarts (worker-watchdog.ts); 0 turns the watchdog off.
+   */
+  WORKER_STUCK_AFTER_MS: z.coerce.number().int().min(0).default(120_000),
+};
+
 /** Used outside production only, so a dev machine needs no setup. */
 export const DEV_IP_HASH_SECRET = 'dev-only-ip-hash-secret';
 

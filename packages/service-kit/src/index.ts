@@ -31,3 +31,4 @@ export * from './tracing.js';
 export * from './server-spans.js';
 export * from './route-pattern.js';
 export * from './has-body.js';
+export * from './worker-watchdog.js';

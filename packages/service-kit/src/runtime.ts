@@ -2,14 +2,16 @@
 // tables live, and serving with graceful shutdown. A service's main.ts adds only its
 // own clients (Prisma, queues) and its app.
 import type { RequestListener } from 'node:http';
+import type { Worker } from 'bullmq';
 import type { BaseConfig } from './config.js';
 import { resolveDatabaseTarget, type DatabaseTarget } from './database-url.js';
-import { startService, type RunningService, type StartOptions } from './lifecycle.js';
+import { startService, type Resource, type RunningService, type StartOptions } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createOpsHandler, defaultOpsPort, opsHandlerOf } from './ops.js';
 import { createRedis, type Redis } from './redis.js';
 import { SERVICES, type ServiceName } from './service-catalog.js';
+import { watchWorkers } from './worker-watchdog.js';
 
 export interface ServiceRuntime {
   logger: Logger;
@@ -27,6 +29,12 @@ export interface ServiceRuntime {
     resources?: StartOptions['resources'],
     onServer?: StartOptions['onServer'],
   ): Promise<RunningService>;
+  /**
+   * Watches the process's BullMQ Workers (worker-watchdog.ts) on a Redis client of its own:
+   * one found stuck stops the process gracefully, which then exits 1 for its orchestrator
+   * to start a fresh one. Call before `serve`; `stuckAfterMs` 0 watches nothing.
+   */
+  watchWorkers(workers: Worker[], stuckAfterMs: number): void;
 }
 
 /**
@@ -46,6 +54,9 @@ export function createRuntime(
   const logger = createLogger(name, config.LOG_LEVEL);
   const metrics = createMetrics(name);
   const redis = createRedis(config.REDIS_URL, logger, { name, forQueues: options.redisForQueues });
+  /** Closed before the service's own resources (the watchdog must not judge a stopping process). */
+  const watchdogs: Resource[] = [];
+  let running: RunningService | undefined;
   return {
     logger,
     metrics,
@@ -55,8 +66,26 @@ export function createRuntime(
       if (!schema) throw new Error(`${name} has no PostgreSQL schema`);
       return resolveDatabaseTarget(ownUrl, config.DATABASE_URL, schema);
     },
-    serve: (handler, resources = [], onServer) =>
-      startService({
+    watchWorkers(workers, stuckAfterMs) {
+      if (stuckAfterMs <= 0 || workers.length === 0) return;
+      const connection = createRedis(config.REDIS_URL, logger, { name: `${name}-watchdog` });
+      const watchdog = watchWorkers(workers, {
+        connection,
+        stuckAfterMs,
+        logger,
+        // A verdict comes stuckAfterMs after the start at the earliest: serve() has resolved.
+        onStuck: () => void (running?.stop() ?? Promise.resolve()).finally(() => process.exit(1)),
+      });
+      watchdogs.push({
+        name: 'worker watchdog',
+        close: async () => {
+          await watchdog.stop();
+          connection.disconnect();
+        },
+      });
+    },
+    serve: async (handler, resources = [], onServer) =>
+      (running = await startService({
         name,
         handler,
         port: config.PORT,
@@ -66,8 +95,8 @@ export function createRuntime(
         },
         logger,
         shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-        resources: [...resources, { name: 'redis', close: () => closeRedis(redis) }],
+        resources: [...watchdogs, ...resources, { name: 'redis', close: () => closeRedis(redis) }],
         onServer,
-      }),
+      })),
   };
 }

@@ -6,6 +6,11 @@ export interface TcpProxy {
   cut: () => Promise<void>;
   /** Keeps connections open but stops forwarding: a server that no longer answers. */
   stall: () => void;
+  /**
+   * Stops forwarding on the connections open now only; later ones pass: connections gone
+   * half-open (a dropped NAT or conntrack entry) while the server itself is fine.
+   */
+  stallOpen: () => void;
   restore: () => Promise<void>;
   close: () => Promise<void>;
 }
@@ -15,6 +20,8 @@ export async function startTcpProxy(
   targetHost = '127.0.0.1',
 ): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  /** Per connection: whether `stallOpen` stopped it. */
+  const pairs = new Set<{ stalled: boolean }>();
   let stalled = false;
   let server: net.Server | undefined;
   let port = 0;
@@ -22,6 +29,9 @@ export async function startTcpProxy(
     new Promise<void>((resolve) => {
       server = net.createServer((client) => {
         const upstream = net.connect(targetPort, targetHost);
+        const pair = { stalled: false };
+        pairs.add(pair);
+        client.on('close', () => pairs.delete(pair));
         for (const s of [client, upstream]) {
           sockets.add(s);
           s.on('close', () => sockets.delete(s));
@@ -32,10 +42,10 @@ export async function startTcpProxy(
         client.on('close', () => upstream.destroy());
         upstream.on('close', () => client.destroy());
         client.on('data', (chunk: Buffer) => {
-          if (!stalled) upstream.write(chunk);
+          if (!stalled && !pair.stalled) upstream.write(chunk);
         });
         upstream.on('data', (chunk: Buffer) => {
-          if (!stalled) client.write(chunk);
+          if (!stalled && !pair.stalled) client.write(chunk);
         });
       });
       server.listen(port, '127.0.0.1', () => {
@@ -57,5 +67,8 @@ export async function startTcpProxy(
   const stall = () => {
     stalled = true;
   };
-  return { port, cut, stall, restore: listen, close: cut };
+  const stallOpen = () => {
+    for (const pair of pairs) pair.stalled = true;
+  };
+  return { port, cut, stall, stallOpen, restore: listen, close: cut };
 }

@@ -1,0 +1,177 @@
+// A BullMQ Worker can stop taking jobs while its process looks healthy: its blocking Redis
+// connection parked on a promise that never settles (two such ioredis hangs are patched,
+// docs/decisions.md "Redis Cluster and Sentinel"), or a half-open TCP connection after a
+// network fault. Probes still pass and jobs wait for good. The watchdog looks at each
+// Worker's queue from outside the Worker: when the same job has been first in line for
+// WORKER_STUCK_AFTER_MS while the Worker had a free slot and neither started nor finished a
+// job, it calls `onStuck`; services stop gracefully and exit 1, and the orchestrator
+// (Kubernetes, docker-compose's `restart: unless-stopped`) starts a fresh process. A busy
+// Worker, a paused queue or an unreachable Redis is never a verdict.
+import { Queue, type Worker } from 'bullmq';
+import type { Logger } from './logger.js';
+import { withTimeout } from './health.js';
+import type { Redis } from './redis.js';
+
+/** What the watchdog knows of one Worker between two looks at its queue. */
+export interface WatchState {
+  /** The job first in line at the last look, and since when (ms) it has been watched there. */
+  first?: { jobId: string; since: number };
+}
+
+/** One look at a queue and its Worker. */
+export interface Observation {
+  /** The job first in the queue's wait list; undefined when none waits. */
+  firstWaiting: string | undefined;
+  /** The last time (ms) the Worker started or finished a job; 0 when it never did. */
+  lastActivity: number;
+  /** Jobs the Worker is running, and how many it may run at once. */
+  running: number;
+  concurrency: number;
+}
+
+export interface StuckVerdict {
+  jobId: string;
+  /** How long the watchdog has seen the job first in line with the Worker idle. */
+  idleMs: number;
+}
+
+/**
+ * The rule, pure: a Worker is stuck when the same job has been first in line for
+ * `stuckAfterMs` and the Worker, with a free slot now, has neither started nor finished a
+ * job in that time. `seen` is undefined when the queue could not be read, is paused, or the
+ * Worker is not running: the watch starts over.
+ */
+export function nextWatch(
+  state: WatchState,
+  seen: Observation | undefined,
+  now: number,
+  stuckAfterMs: number,
+): { state: WatchState; stuck?: StuckVerdict } {
+  if (!seen || seen.firstWaiting === undefined) return { state: {} };
+  const first =
+    state.first?.jobId === seen.firstWaiting ? state.first : { jobId: seen.firstWaiting, since: now };
+  const idleSince = Math.max(first.since, seen.lastActivity);
+  const idleMs = now - idleSince;
+  const stuck = seen.running < seen.concurrency && idleMs >= stuckAfterMs;
+  return { state: { first }, stuck: stuck ? { jobId: first.jobId, idleMs } : undefined };
+}
+
+export interface WorkerWatchdogOptions {
+  /**
+   * The watchdog's own Redis client (a request-path one: commands time out). Not the
+   * Workers' connections, which may be what hangs; a look that fails reconnects it, so a
+   * half-open connection of this process does not blind the watchdog as well.
+   */
+  connection: Redis;
+  stuckAfterMs: number;
+  logger: Logger;
+  /** Called once, for the first Worker found stuck; the watchdog stops. */
+  onStuck: (verdict: StuckVerdict & { queue: string }) => void;
+  /** Between two looks; default a sixth of `stuckAfterMs`, at most 20 s. */
+  checkEveryMs?: number;
+}
+
+/** Bound on one look: Redis may be unreachable, and a look must not pile up on the next. */
+const LOOK_TIMEOUT_MS = 2000;
+
+/** Watches every Worker until `stop()`; with `stuckAfterMs` 0 it does nothing. */
+export function watchWorkers(
+  workers: Worker[],
+  opts: WorkerWatchdogOptions,
+): { stop: () => Promise<void> } {
+  if (opts.stuckAfterMs <= 0) return { stop: async () => {} };
+  const everyMs = opts.checkEveryMs ?? Math.min(20_000, Math.ceil(opts.stuckAfterMs / 6));
+  const watches = workers.map((worker) => {
+    const queue = new Queue(worker.name, { connection: opts.connection, prefix: worker.opts.prefix });
+    // Its errors are the failed looks below; unheard, an 'error' event would throw.
+    queue.on('error', () => undefined);
+    return { worker, queue, activity: trackActivity(worker), state: {} as WatchState };
+  });
+  let stopped = false;
+  let looking = false;
+  const timer = setInterval(() => {
+    if (looking || stopped) return;
+    looking = true;
+    void (async () => {
+      for (const watch of watches) {
+        const seen = await look(watch.worker, watch.queue, watch.activity).catch(() => {
+          if (!stopped) opts.connection.disconnect(true);
+          return undefined;
+        });
+        if (stopped) return;
+        const next = nextWatch(watch.state, seen, Date.now(), opts.stuckAfterMs);
+        watch.state = next.state;
+        if (next.stuck) {
+          stopped = true;
+          clearInterval(timer);
+          const verdict = { ...next.stuck, queue: watch.worker.name };
+          opts.logger.fatal(
+            { ...verdict, stuckAfterMs: opts.stuckAfterMs },
+            'job worker stuck: a job waits first in line while the worker takes none',
+          );
+          opts.onStuck(verdict);
+          return;
+        }
+      }
+    })().finally(() => (looking = false));
+  }, everyMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      for (const watch of watches) {
+        watch.activity.detach();
+        // Leaves the connection open (the caller closes it); bounded, as it is the first
+        // step of a shutdown and Redis may be down.
+        await withTimeout(watch.queue.close(), 500, 'queue handle').catch(() => undefined);
+      }
+    },
+  };
+}
+
+/** What the Worker's events say it is doing: jobs running, the last start or finish. */
+function trackActivity(worker: Worker) {
+  const running = new Set<string>();
+  let lastActivity = 0;
+  const started = (job: { id?: string }) => {
+    running.add(String(job.id));
+    lastActivity = Date.now();
+  };
+  const finished = (job: { id?: string } | undefined) => {
+    if (job) running.delete(String(job.id));
+    lastActivity = Date.now();
+  };
+  worker.on('active', started);
+  worker.on('completed', finished);
+  worker.on('failed', finished);
+  return {
+    running: () => running.size,
+    lastActivity: () => lastActivity,
+    detach: () => {
+      worker.off('active', started);
+      worker.off('completed', finished);
+      worker.off('failed', finished);
+    },
+  };
+}
+
+async function look(
+  worker: Worker,
+  queue: Queue,
+  activity: ReturnType<typeof trackActivity>,
+): Promise<Observation | undefined> {
+  if (!worker.isRunning() || worker.isPaused()) return undefined;
+  const [paused, first] = await withTimeout(
+    Promise.all([queue.isPaused(), queue.getRanges(['wait'], 0, 0, true)]),
+    LOOK_TIMEOUT_MS,
+    'Redis',
+  );
+  if (paused) return undefined;
+  return {
+    firstWaiting: first[0],
+    lastActivity: activity.lastActivity(),
+    running: activity.running(),
+    concurrency: worker.concurrency,
+  };
+}
