@@ -1,6 +1,13 @@
 // auth's settings (docs/decisions.md §8), validated at start.
 import { z } from 'zod';
-import { SERVICES, baseConfigSchema, loadConfig, productionRequires, settings } from '@svc/service-kit';
+import {
+  SERVICES,
+  baseConfigSchema,
+  loadConfig,
+  productionRequires,
+  settings,
+  workerWatchdogSettings,
+} from '@svc/service-kit';
 
 export const authConfigSchema = baseConfigSchema.extend({
   PORT: settings.port(SERVICES.auth.port),
@@ -24,6 +31,8 @@ export const authConfigSchema = baseConfigSchema.extend({
     .default('')
     .transform((v) => [...new Set(v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))])
     .pipe(z.array(z.email())),
+  /** A stuck notify-email Worker restarts the process (the kit's worker-watchdog.ts). */
+  ...workerWatchdogSettings,
 })
   // The dev mailer writes every login code to the log: never in production.
   .superRefine(

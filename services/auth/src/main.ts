@@ -66,6 +66,7 @@ async function main() {
     redisPrefix: config.REDIS_PREFIX,
     logger: rt.logger,
   });
+  rt.watchWorkers([noticeWorker], config.WORKER_STUCK_AFTER_MS);
   // Bounded: with Redis down, closing the worker would wait for it forever. An unfinished
   // job is simply run again later (Resend drops the repeat by its idempotency key).
   await rt.serve(app, [

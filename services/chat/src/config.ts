@@ -2,7 +2,13 @@
 import { z } from 'zod';
 import { DEV_INTERNAL_TOKEN } from '@svc/types';
 // DEV_IP_HASH_SECRET: used outside production when IP_HASH_SECRET is unset (production requires it).
-import { DEV_IP_HASH_SECRET, SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
+import {
+  DEV_IP_HASH_SECRET,
+  SERVICES,
+  baseConfigSchema,
+  settings,
+  workerWatchdogSettings,
+} from '@svc/service-kit';
 
 export const configSchema = baseConfigSchema
   .extend({
@@ -19,6 +25,8 @@ export const configSchema = baseConfigSchema
     INTERNAL_TOKEN: settings.optionalString,
     /** Parallel system-message jobs of the BullMQ worker. */
     SYSTEM_MESSAGE_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
+    /** A stuck system-message Worker restarts the process (the kit's worker-watchdog.ts). */
+    ...workerWatchdogSettings,
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV !== 'production') return;

@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     logger: rt.logger,
     concurrency: config.SYSTEM_MESSAGE_CONCURRENCY,
   });
+  rt.watchWorkers([worker], config.WORKER_STUCK_AFTER_MS);
   // Bounded: with Redis down, closing the worker (and QUIT on a client with the offline
   // queue on) would wait for Redis forever. An unfinished job is simply run again later.
   await rt.serve(buildApp(deps, room), [

@@ -6,6 +6,7 @@ import {
   baseConfigSchema,
   productionRequires,
   settings,
+  workerWatchdogSettings,
 } from '@svc/service-kit';
 
 const optionalUrl = settings.optionalString.refine(
@@ -118,6 +119,8 @@ export const workerConfigSchema = baseConfigSchema
      */
     WORKER_LOCK_DURATION_MS: positiveInt(30_000, 600_000),
     WORKER_STALLED_INTERVAL_MS: positiveInt(15_000, 600_000),
+    /** A stuck scrape or tag Worker restarts the process (the kit's worker-watchdog.ts). */
+    ...workerWatchdogSettings,
   })
   .superRefine(noAllowHostsInProduction);
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

@@ -1,10 +1,17 @@
 // Worker processes as production runs them (src/worker/main.ts in its own process): a
 // worker killed with SIGKILL in the middle of a scrape loses its job lock, and another
 // worker process picks the job up (BullMQ stalled-job recovery) and completes it. Also:
-// SIGTERM shuts a worker down cleanly.
+// SIGTERM shuts a worker down cleanly, and a worker whose Redis connections go half-open
+// while a job waits exits 1 (its watchdog), for another process to complete the job.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawnService, waitForOk, type ServiceProcess } from '@svc/service-kit/testing';
+import {
+  TEST_REDIS_URL,
+  spawnService,
+  startTcpProxy,
+  waitForOk,
+  type ServiceProcess,
+} from '@svc/service-kit/testing';
 import { SCRAPE_QUEUE, enqueueScrape, scrapeJobId } from '../src/worker/queues.js';
 import {
   createWorkerEnv,
@@ -41,7 +48,7 @@ afterAll(async () => {
   await web?.close();
 });
 
-async function startWorker(): Promise<ServiceProcess> {
+async function startWorker(env2: Record<string, string> = {}): Promise<ServiceProcess> {
   const proc = await spawnService({
     cwd: SERVICE_ROOT,
     source: true,
@@ -54,6 +61,7 @@ async function startWorker(): Promise<ServiceProcess> {
       SCRAPE_TIMEOUT_MS: '60000',
       WORKER_LOCK_DURATION_MS: '2000',
       WORKER_STALLED_INTERVAL_MS: '1000',
+      ...env2,
     },
   });
   running.push(proc);
@@ -82,5 +90,42 @@ describe('worker processes', () => {
 
     // Graceful shutdown: SIGTERM closes the Workers and exits 0.
     expect(await second.stop(15_000)).toBe(0);
+  }, 90_000);
+
+  it('a worker whose Redis connections go half-open exits 1, and another completes its job', async () => {
+    const proxy = await startTcpProxy(Number(new URL(TEST_REDIS_URL).port || 6379));
+    try {
+      const stuck = await startWorker({
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        WORKER_STUCK_AFTER_MS: '1500',
+        SHUTDOWN_TIMEOUT_MS: '3000',
+      });
+      web.route('/before', htmlPage('<title>Before</title>'));
+      web.route('/after', htmlPage('<title>After</title>'));
+      const before = await env.insertSite(web.url('/before'));
+      await enqueueScrape(env.queues[SCRAPE_QUEUE], before);
+      await waitForTagged(env.db, before, 20_000);
+
+      // Every connection the process has stops answering; new ones would work.
+      proxy.stallOpen();
+      const id = await env.insertSite(web.url('/after'));
+      await enqueueScrape(env.queues[SCRAPE_QUEUE], id);
+      let timer: NodeJS.Timeout | undefined;
+      const exit = await Promise.race([
+        stuck.exited,
+        new Promise<'running'>((r) => (timer = setTimeout(() => r('running'), 30_000))),
+      ]);
+      clearTimeout(timer);
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(stuck.output()).toContain('job worker stuck');
+      expect(await env.queues[SCRAPE_QUEUE].getJobState(scrapeJobId(id))).toBe('waiting');
+
+      const fresh = await startWorker();
+      const site = await waitForTagged(env.db, id, 30_000);
+      expect(site).toMatchObject({ title: 'After', scrapeStatus: 'done' });
+      expect(await fresh.stop(15_000)).toBe(0);
+    } finally {
+      await proxy.close();
+    }
   }, 90_000);
 });

@@ -53,6 +53,8 @@ async function main(): Promise<void> {
     stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,
   });
 
+  rt.watchWorkers(workers, config.WORKER_STUCK_AFTER_MS);
+
   const app = buildWorkerApp({
     logger: rt.logger,
     metrics: rt.metrics,
