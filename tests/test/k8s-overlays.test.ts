@@ -745,7 +745,11 @@ const PRODUCED: Record<string, string> = {
   realtime_broadcast_duration_seconds: 'services/realtime/src/realtime-metrics.ts',
 };
 /** Series of Prometheus itself (up) and of kube-state-metrics. */
-const EXTERNAL = new Set(['up', 'kube_deployment_status_replicas_unavailable']);
+const EXTERNAL = new Set([
+  'up',
+  'kube_deployment_status_replicas_unavailable',
+  'kube_pod_container_status_restarts_total',
+]);
 
 function metricsIn(expr: string): string[] {
   const names = [...expr.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\{/g)].map((m) => m[1]!);
@@ -772,7 +776,7 @@ describe('k8s alerts and dashboard', () => {
   ) as { panels: { title: string; targets: { expr: string }[] }[] };
   const readme = readFileSync(path.join(K8S, 'README.md'), 'utf8');
 
-  it('alert on 5xx rate, p99 latency, queue backlog and failed jobs, outbox backlog, WebSocket drops and readiness', () => {
+  it('alert on 5xx rate, p99 latency, queue backlog and failed jobs, outbox backlog, WebSocket drops, readiness and restarts', () => {
     expect(base.length).toBeGreaterThan(0);
     const used = new Set(alerts.flatMap((a) => metricsIn(a.expr)));
     for (const m of [
@@ -787,6 +791,7 @@ describe('k8s alerts and dashboard', () => {
       'realtime_connections',
       'up',
       'kube_deployment_status_replicas_unavailable',
+      'kube_pod_container_status_restarts_total',
     ])
       expect({ m, used: used.has(m) }).toEqual({ m, used: true });
     expect(alerts.some((a) => /histogram_quantile\(0\.99/.test(a.expr))).toBe(true);
