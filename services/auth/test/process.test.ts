@@ -62,7 +62,10 @@ describe('auth process', () => {
       status: 'ready',
       checks: { postgres: 'ok', redis: 'ok' },
     });
-    expect(await (await fetch(`${proc.opsUrl}/metrics`)).text()).toMatch(/http_requests_total/);
+    const metrics = await (await fetch(`${proc.opsUrl}/metrics`)).text();
+    expect(metrics).toMatch(/http_requests_total/);
+    // The notify-email queue's depth, for the queue alerts (k8s/README.md "Monitoring").
+    expect(metrics).toContain('queue_jobs{queue="notify-email",state="waiting",service="auth"} 0');
     expect(await proc.stop()).toBe(0);
     await clearRedisPrefix(prefix);
   }, 60_000);

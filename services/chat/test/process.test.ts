@@ -72,6 +72,10 @@ describe('chat process', () => {
       );
     }
     expect(contents).toEqual(['from the process test', 'App blocked: Proc']);
+    // The queue's depth, for the backlog and failed-job alerts (k8s/README.md "Monitoring").
+    const metrics = await (await fetch(`${proc.opsUrl}/metrics`)).text();
+    expect(metrics).toContain('queue_jobs{queue="chat-system",state="waiting",service="chat"} 0');
+    expect(metrics).toContain('queue_jobs{queue="chat-system",state="failed",service="chat"} 0');
 
     expect(await proc.stop(10_000)).toBe(0);
   }, 90_000);

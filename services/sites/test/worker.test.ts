@@ -86,10 +86,10 @@ describe('sites worker app', () => {
     ).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toContain(
-      'sites_queue_jobs{queue="scrape",state="waiting",service="sites-worker"} 1',
+      'queue_jobs{queue="scrape",state="waiting",service="sites-worker"} 1',
     );
     expect(res.text).toContain(
-      'sites_queue_jobs{queue="tag",state="waiting",service="sites-worker"} 0',
+      'queue_jobs{queue="tag",state="waiting",service="sites-worker"} 0',
     );
     // The job sits under the test prefix, not BullMQ's global default.
     expect(await redis.exists(`${prefix}bull:scrape:meta`)).toBe(1);

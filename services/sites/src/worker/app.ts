@@ -1,14 +1,13 @@
 // The sites worker's HTTP side: /healthz, /readyz and /metrics only (probes and
-// Prometheus, with the queue depths). The jobs themselves run in BullMQ Workers
-// (processors.ts), started next to this app by main.ts.
+// Prometheus, with the queue depths: the kit's `queue_jobs`). The jobs themselves run in
+// BullMQ Workers (processors.ts), started next to this app by main.ts.
 import type { Express } from 'express';
 import type { Queue } from 'bullmq';
-import { Gauge } from 'prom-client';
 import {
   createServiceApp,
   postgresCheck,
   redisCheck,
-  withTimeout,
+  registerQueueGauge,
   type Logger,
   type Metrics,
   type Redis,
@@ -24,8 +23,6 @@ export interface WorkerAppDeps {
   queues: Record<string, Queue>;
 }
 
-const JOB_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'failed'] as const;
-
 export function buildWorkerApp(deps: WorkerAppDeps): Express {
   if (deps.metrics) registerQueueGauge(deps.metrics, deps.queues, deps.logger);
   return createServiceApp({
@@ -33,26 +30,5 @@ export function buildWorkerApp(deps: WorkerAppDeps): Express {
     metrics: deps.metrics,
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
     routes: () => {},
-  });
-}
-
-/** `sites_queue_jobs{queue,state}`, read from Redis at scrape time (bounded: Redis may be down). */
-function registerQueueGauge(metrics: Metrics, queues: Record<string, Queue>, logger: Logger): void {
-  new Gauge({
-    name: 'sites_queue_jobs',
-    help: 'Jobs in the sites worker queues by state',
-    labelNames: ['queue', 'state'] as const,
-    registers: [metrics.registry],
-    async collect() {
-      this.reset();
-      for (const [name, queue] of Object.entries(queues)) {
-        try {
-          const counts = await withTimeout(queue.getJobCounts(...JOB_STATES), 1000, 'Redis');
-          for (const state of JOB_STATES) this.set({ queue: name, state }, counts[state] ?? 0);
-        } catch (err) {
-          logger.warn({ err: (err as Error).message, queue: name }, 'queue counts unavailable');
-        }
-      }
-    },
   });
 }
