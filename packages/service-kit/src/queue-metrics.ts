@@ -2,7 +2,7 @@
 // read from Redis when /metrics is scraped. Every process that runs Workers registers its
 // queues (the sites worker: scrape, tag; chat: chat-system; auth: notify-email), so one
 // alert covers every queue's backlog and failures (k8s/base/monitoring.yaml).
-import type { Queue } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import { Gauge } from 'prom-client';
 import { withTimeout } from './health.js';
 import type { Logger } from './logger.js';
@@ -33,4 +33,14 @@ export function registerQueueGauge(
       }
     },
   });
+}
+
+/**
+ * Handles on the queues of `workers`, by name: on each Worker's own connection (the shared,
+ * non-blocking one it was given) and prefix. Nothing to close: the connection is the caller's.
+ */
+export function queuesOf(workers: Worker[]): Record<string, Queue> {
+  return Object.fromEntries(
+    workers.map((w) => [w.name, new Queue(w.name, { connection: w.opts.connection, prefix: w.opts.prefix })]),
+  );
 }

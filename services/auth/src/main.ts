@@ -1,8 +1,6 @@
 // auth process: configuration, wiring, listen, graceful shutdown.
 import './instrument.js';
 import { createHash } from 'node:crypto';
-import { Queue } from 'bullmq';
-import { NOTIFY_EMAIL_QUEUE } from '@svc/types';
 import {
   createPgAdapter,
   createRedis,
@@ -10,7 +8,7 @@ import {
   exitOnStartupError,
   jwtKeyIds,
   loadJwtKeys,
-  queuePrefix,
+  queuesOf,
   registerQueueGauge,
   withTimeout,
 } from '@svc/service-kit';
@@ -71,13 +69,8 @@ async function main() {
     logger: rt.logger,
   });
   rt.watchWorkers([noticeWorker], config.WORKER_STUCK_AFTER_MS);
-  // The queue's depth in /metrics (a handle on the shared connection: nothing to close).
-  const prefix = queuePrefix(config.REDIS_PREFIX, queueRedis);
-  registerQueueGauge(
-    rt.metrics,
-    { [NOTIFY_EMAIL_QUEUE]: new Queue(NOTIFY_EMAIL_QUEUE, { connection: queueRedis, prefix }) },
-    rt.logger,
-  );
+  // The queue's depth in /metrics, for the queue alerts.
+  registerQueueGauge(rt.metrics, queuesOf([noticeWorker]), rt.logger);
   // Bounded: with Redis down, closing the worker would wait for it forever. An unfinished
   // job is simply run again later (Resend drops the repeat by its idempotency key).
   await rt.serve(app, [

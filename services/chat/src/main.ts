@@ -1,8 +1,6 @@
 // chat process: configuration, wiring, listen, graceful shutdown. The system-message
 // worker (BullMQ) runs in this same process.
 import './instrument.js';
-import { Queue } from 'bullmq';
-import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
 import {
   createPgAdapter,
   createRedis,
@@ -11,7 +9,7 @@ import {
   loadConfig,
   jwtKeyIds,
   loadJwtKeys,
-  queuePrefix,
+  queuesOf,
   registerQueueGauge,
   withTimeout,
 } from '@svc/service-kit';
@@ -60,13 +58,8 @@ async function main(): Promise<void> {
     concurrency: config.SYSTEM_MESSAGE_CONCURRENCY,
   });
   rt.watchWorkers([worker], config.WORKER_STUCK_AFTER_MS);
-  // The queue's depth in /metrics (a handle on the shared connection: nothing to close).
-  const prefix = queuePrefix(config.REDIS_PREFIX, queueRedis);
-  registerQueueGauge(
-    rt.metrics,
-    { [SYSTEM_MESSAGE_QUEUE]: new Queue(SYSTEM_MESSAGE_QUEUE, { connection: queueRedis, prefix }) },
-    rt.logger,
-  );
+  // The queue's depth in /metrics, for the queue alerts.
+  registerQueueGauge(rt.metrics, queuesOf([worker]), rt.logger);
   // Bounded: with Redis down, closing the worker (and QUIT on a client with the offline
   // queue on) would wait for Redis forever. An unfinished job is simply run again later.
   await rt.serve(buildApp(deps, room), [
