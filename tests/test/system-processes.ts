@@ -92,11 +92,14 @@ export function createTestSystem(): TestSystem {
   const start = async (entry: string, env: Record<string, string>, options: StartOptions = {}) => {
     const proc = await spawnService({ cwd: ROOT, entry, env, port: options.port });
     processes.push(proc);
+    // A stop asked for, by the teardown or by a test through `proc.stop`, is not a death.
     let stopping = false;
-    closers.push(() => {
+    const stop = proc.stop;
+    proc.stop = (ms) => {
       stopping = true;
-      return proc.stop();
-    });
+      return stop(ms);
+    };
+    closers.push(() => proc.stop());
     // A process that dies mid-suite shows up as refused connections in some later test:
     // say which one died and what it printed, where the failure is read.
     void proc.exited.then(({ code, signal }) => {
