@@ -3,7 +3,7 @@
 // and forwards nothing) is reported stuck; a healthy one that is busy while jobs wait, and
 // one on a paused queue, are not.
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { Queue, Worker } from 'bullmq';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import { createLogger } from '../src/logger.js';
 import { createRedis, waitForRedis, type Redis } from '../src/redis.js';
 import { startTcpProxy, type TcpProxy } from '../src/tcp-proxy.js';
@@ -81,7 +81,7 @@ describe('watchWorkers on real Workers', () => {
    */
   async function setUp(
     name: string,
-    work: () => Promise<unknown>,
+    work: (job: Job, token?: string) => Promise<unknown>,
     proxy?: TcpProxy,
     watchedBy: Redis = watchClient,
   ) {
@@ -132,6 +132,28 @@ describe('watchWorkers on real Workers', () => {
     // Reported once: the watchdog has stopped.
     await sleep(500);
     expect(verdicts).toHaveLength(1);
+  });
+
+  it('counts a job that ended without an event (delayed by its processor) as ended', async () => {
+    // BullMQ emits neither 'completed' nor 'failed' for a job its processor delays: a count
+    // of running jobs kept from the events would say the one slot stays taken for good.
+    const proxy = await startTcpProxy(6379);
+    const { queue, verdicts } = await setUp(
+      'delayed',
+      async (job, token) => {
+        await job.moveToDelayed(Date.now() + 60_000, token);
+        throw new DelayedError();
+      },
+      proxy,
+    );
+    await queue.add('job', {}, { jobId: 'later' });
+    await waitFor(async () => (await queue.getJobState('later')) === 'delayed');
+
+    proxy.stall();
+    await sleep(200);
+    await queue.add('job', {}, { jobId: 'next' });
+    await waitFor(() => verdicts.length > 0, 8000);
+    expect(verdicts.map((v) => v.jobId)).toEqual(['next']);
   });
 
   it('sees past its own connection going half-open with the Worker’s: it reconnects', async () => {
