@@ -16,6 +16,8 @@ import type { Redis } from './redis.js';
 export interface WatchState {
   /** The job first in line at the last look, and since when (ms) it has been watched there. */
   first?: { jobId: string; since: number };
+  /** The last look (ms) that saw every slot of the Worker taken. */
+  busyAt?: number;
 }
 
 /** One look at a queue and its Worker. */
@@ -38,8 +40,10 @@ export interface StuckVerdict {
 /**
  * The rule, pure: a Worker is stuck when the same job has been first in line for
  * `stuckAfterMs` and the Worker, with a free slot now, has neither started nor finished a
- * job in that time. `seen` is undefined when the queue could not be read, is paused, or the
- * Worker is not running: the watch starts over.
+ * job nor been seen with every slot taken in that time. The last: BullMQ frees a slot
+ * before it writes the job's end and emits `completed`, and a look in between must not
+ * count the job's whole run as idle time. `seen` is undefined when the queue could not be
+ * read, is paused, or the Worker is not running: the watch starts over.
  */
 export function nextWatch(
   state: WatchState,
@@ -47,13 +51,15 @@ export function nextWatch(
   now: number,
   stuckAfterMs: number,
 ): { state: WatchState; stuck?: StuckVerdict } {
-  if (!seen || seen.firstWaiting === undefined) return { state: {} };
+  if (!seen) return { state: {} };
+  const busy = seen.running >= seen.concurrency;
+  const busyAt = busy ? now : state.busyAt;
+  if (seen.firstWaiting === undefined) return { state: { busyAt } };
   const first =
     state.first?.jobId === seen.firstWaiting ? state.first : { jobId: seen.firstWaiting, since: now };
-  const idleSince = Math.max(first.since, seen.lastActivity);
-  const idleMs = now - idleSince;
-  const stuck = seen.running < seen.concurrency && idleMs >= stuckAfterMs;
-  return { state: { first }, stuck: stuck ? { jobId: first.jobId, idleMs } : undefined };
+  const idleMs = now - Math.max(first.since, seen.lastActivity, busyAt ?? 0);
+  const stuck = !busy && idleMs >= stuckAfterMs;
+  return { state: { first, busyAt }, stuck: stuck ? { jobId: first.jobId, idleMs } : undefined };
 }
 
 export interface WorkerWatchdogOptions {

@@ -35,7 +35,7 @@ describe('nextWatch (the rule)', () => {
     const b = nextWatch(a, idle('j2'), 11_500, AFTER);
     expect(b.stuck).toBeUndefined();
     expect(b.state.first).toEqual({ jobId: 'j2', since: 11_500 });
-    expect(nextWatch(a, idle(undefined), 11_500, AFTER).state).toEqual({});
+    expect(nextWatch(a, idle(undefined), 11_500, AFTER).state).toEqual({ busyAt: undefined });
   });
 
   it('starts over when the queue could not be read (Redis down, queue paused, worker closing)', () => {
@@ -51,6 +51,21 @@ describe('nextWatch (the rule)', () => {
     expect(nextWatch(a, idle('j1', { lastActivity: 10_800 }), 11_500, AFTER).stuck).toBeUndefined();
     expect(nextWatch(a, idle('j1', { lastActivity: 10_800 }), 11_800, AFTER).stuck).toEqual({
       jobId: 'j1',
+      idleMs: 1000,
+    });
+  });
+
+  it('counts idle time from the last look that saw every slot taken', () => {
+    // A job runs from 9,900 to just before 12,100; BullMQ frees its slot before it writes
+    // the end and emits `completed`, so the look at 12,100 sees a free slot, the job behind
+    // it still first in line, and the last activity the job's start.
+    let state = {};
+    for (const now of [10_000, 11_000, 12_000])
+      ({ state } = nextWatch(state, idle('j2', { running: 2, lastActivity: 9_900 }), now, AFTER));
+    const look = nextWatch(state, idle('j2', { lastActivity: 9_900 }), 12_100, AFTER);
+    expect(look.stuck).toBeUndefined();
+    expect(nextWatch(look.state, idle('j2', { lastActivity: 9_900 }), 13_000, AFTER).stuck).toEqual({
+      jobId: 'j2',
       idleMs: 1000,
     });
   });
