@@ -48,7 +48,7 @@ afterAll(async () => {
   await web?.close();
 });
 
-async function startWorker(env2: Record<string, string> = {}): Promise<ServiceProcess> {
+async function startWorker(extraEnv: Record<string, string> = {}): Promise<ServiceProcess> {
   const proc = await spawnService({
     cwd: SERVICE_ROOT,
     source: true,
@@ -61,7 +61,7 @@ async function startWorker(env2: Record<string, string> = {}): Promise<ServicePr
       SCRAPE_TIMEOUT_MS: '60000',
       WORKER_LOCK_DURATION_MS: '2000',
       WORKER_STALLED_INTERVAL_MS: '1000',
-      ...env2,
+      ...extraEnv,
     },
   });
   running.push(proc);
