@@ -28,6 +28,12 @@ const READ_COUNT = 500;
 const RECENT_EVENTS = 5000;
 const RECENT_BYTES = 8 * 1024 * 1024;
 const BLOCK_MS = 5000;
+/**
+ * A read on the reader not back this long after it was sent (the XREAD's block included)
+ * sits on a connection that went half-open: nothing else tells ioredis, and events would
+ * stop reaching this replica's clients while every probe passes. The reader reconnects.
+ */
+const READ_DEADLINE_MS = BLOCK_MS + 5000;
 const RETRY_MS = 500;
 
 type XEntry = [string, string[]];
@@ -121,27 +127,36 @@ export function createEventStream(deps: {
     /** Follows the stream from its current end, calling `onEntry` in order, until stop(). */
     start(onEntry: (entry: StreamEntry) => void, onGap: (frame: Buffer) => void): void {
       let cursor: string | undefined;
+      // ioredis re-sends (or fails) what was pending once the reader has reconnected.
+      const withinDeadline = async <T>(read: Promise<T>): Promise<T> => {
+        const timer = setTimeout(() => {
+          deps.logger.warn(
+            { afterMs: READ_DEADLINE_MS },
+            'events stream read stalled: reconnecting the reader',
+          );
+          deps.reader.disconnect(true);
+        }, READ_DEADLINE_MS);
+        try {
+          return await read;
+        } finally {
+          clearTimeout(timer);
+        }
+      };
       const loop = async () => {
         while (!stopped) {
           try {
             if (cursor === undefined) {
-              const newest = await deps.reader.xrevrange(key, '+', '-', 'COUNT', 1);
+              const newest = await withinDeadline(deps.reader.xrevrange(key, '+', '-', 'COUNT', 1));
               cursor = newest[0]?.[0] ?? '0-0';
               recent.reset(cursor);
               following = true;
             }
-            const res = (await deps.reader.xread(
-              'COUNT',
-              READ_COUNT,
-              'BLOCK',
-              BLOCK_MS,
-              'STREAMS',
-              key,
-              cursor,
+            const res = (await withinDeadline(
+              deps.reader.xread('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', key, cursor),
             )) as Array<[string, XEntry[]]> | null;
             if (recheck) {
               recheck = false;
-              const s = await status(cursor, deps.reader);
+              const s = await withinDeadline(status(cursor, deps.reader));
               if (s.status !== 'ok') {
                 // Entries this replica never saw are gone (a long Redis outage) or Redis
                 // lost its data: every client must re-read; follow from the newest entry.

@@ -1,5 +1,7 @@
 // Redis goes away behind a cuttable proxy: realtime reports not-ready, keeps its sockets
-// open, and relays events again once Redis is back (ioredis re-subscribes by itself).
+// open, and relays events again once Redis is back (ioredis re-subscribes by itself). Its
+// connections going half-open (they stop answering, nothing closes them): the stream reader
+// notices its read outliving the block and reconnects.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   clearRedisPrefix,
@@ -69,4 +71,29 @@ describe('Redis outage', () => {
     expect(await down.stop(15_000)).toBe(0);
     await proxy.restore();
   }, 60_000);
+
+  it('relays again after its Redis connections go half-open', async () => {
+    const client = await connect(proc);
+    const likes = () => client.messages.filter((m) => m.event === 'like').length;
+    const publishUntil = async (count: number, tries: number) => {
+      for (let i = 0; i < tries && likes() < count; i++) {
+        await pub.publish(prefix, {
+          event: 'like',
+          payload: { messageId: `h${count}-${i}`, fromUser: 'a', toUser: 'b' },
+        });
+        await sleep(200);
+      }
+    };
+    await publishUntil(1, 50);
+    expect(likes()).toBeGreaterThanOrEqual(1);
+
+    // Every connection open now stops answering; new ones work (Redis itself is fine).
+    proxy.stallOpen();
+    const before = likes();
+    // The reader's XREAD blocks 5 s, then its deadline (5 s more) reconnects it.
+    await publishUntil(before + 1, 125);
+    expect(likes()).toBeGreaterThan(before);
+    expect(client.ws.readyState).toBe(client.ws.OPEN);
+  }, 60_000);
 });
+
