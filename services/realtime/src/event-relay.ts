@@ -8,6 +8,15 @@ import type { Hub } from './hub.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
 
 /**
+ * The subscriber is PINGed this often and must answer within the deadline, or it reconnects
+ * (and re-subscribes): a connection gone half-open tells ioredis nothing, and events would
+ * stop reaching this replica's clients while every probe passes. On a Redis Cluster the
+ * PING goes to a node, not to the subscriber's own connection.
+ */
+const PING_EVERY_MS = 10_000;
+const PING_DEADLINE_MS = 5_000;
+
+/**
  * `subscriber` must be a dedicated client (subscriber mode) with the offline queue on: the
  * subscription is sent as soon as Redis is reachable, so the process starts (and reports
  * not-ready) while Redis is down, and ioredis re-subscribes after every reconnect.
@@ -35,4 +44,13 @@ export function startEventRelay(deps: {
   deps.subscriber.subscribe(channel).catch((err: Error) => {
     deps.logger.error({ err: err.message }, 'could not subscribe to the events channel');
   });
+  setInterval(() => {
+    if (deps.subscriber.status !== 'ready') return;
+    const deadline = setTimeout(() => {
+      deps.logger.warn({ afterMs: PING_DEADLINE_MS }, 'events subscriber silent: reconnecting it');
+      deps.subscriber.disconnect(true);
+    }, PING_DEADLINE_MS);
+    const answered = () => clearTimeout(deadline);
+    deps.subscriber.ping().then(answered, answered);
+  }, PING_EVERY_MS).unref();
 }

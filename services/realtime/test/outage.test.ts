@@ -10,6 +10,7 @@ import {
   type ServiceProcess,
   type TcpProxy,
 } from '@svc/service-kit/testing';
+import { eventsChannel } from '@svc/service-kit';
 import { connect, publisher, sleep, startRealtime } from './harness.js';
 
 const prefix = testRedisPrefix();
@@ -94,6 +95,34 @@ describe('Redis outage', () => {
     await publishUntil(before + 1, 125);
     expect(likes()).toBeGreaterThan(before);
     expect(client.ws.readyState).toBe(client.ws.OPEN);
+  }, 60_000);
+
+  it('relays again after its connections go half-open, with the pub/sub relay (WS_RESUME=false)', async () => {
+    const relay = await startRealtime(prefix, {
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      WS_RESUME: 'false',
+    });
+    try {
+      const client = await connect(relay);
+      const likes = () => client.messages.filter((m) => m.event === 'like').length;
+      const publishUntil = async (count: number, tries: number) => {
+        for (let i = 0; i < tries && likes() < count; i++) {
+          const like = { messageId: `p${count}-${i}`, fromUser: 'a', toUser: 'b' };
+          await pub.redis.publish(eventsChannel(prefix), JSON.stringify({ event: 'like', payload: like }));
+          await sleep(200);
+        }
+      };
+      await publishUntil(1, 50);
+      expect(likes()).toBeGreaterThanOrEqual(1);
+
+      proxy.stallOpen();
+      const before = likes();
+      // A PING every 10 s, 5 s to answer, then the subscriber reconnects and re-subscribes.
+      await publishUntil(before + 1, 150);
+      expect(likes()).toBeGreaterThan(before);
+    } finally {
+      await relay.stop(15_000);
+    }
   }, 60_000);
 });
 
