@@ -11,7 +11,7 @@ import {
   type TcpProxy,
 } from '@svc/service-kit/testing';
 import { eventsChannel } from '@svc/service-kit';
-import { connect, publisher, sleep, startRealtime } from './harness.js';
+import { connect, publisher, sleep, startRealtime, type TestClient } from './harness.js';
 
 const prefix = testRedisPrefix();
 const pub = publisher();
@@ -75,25 +75,10 @@ describe('Redis outage', () => {
 
   it('relays again after its Redis connections go half-open', async () => {
     const client = await connect(proc);
-    const likes = () => client.messages.filter((m) => m.event === 'like').length;
-    const publishUntil = async (count: number, tries: number) => {
-      for (let i = 0; i < tries && likes() < count; i++) {
-        await pub.publish(prefix, {
-          event: 'like',
-          payload: { messageId: `h${count}-${i}`, fromUser: 'a', toUser: 'b' },
-        });
-        await sleep(200);
-      }
-    };
-    await publishUntil(1, 50);
-    expect(likes()).toBeGreaterThanOrEqual(1);
-
-    // Every connection open now stops answering; new ones work (Redis itself is fine).
-    proxy.stallOpen();
-    const before = likes();
     // The reader's XREAD blocks 5 s, then its deadline (5 s more) reconnects it.
-    await publishUntil(before + 1, 125);
-    expect(likes()).toBeGreaterThan(before);
+    await expectLikesAcrossHalfOpen(client, 125, (like) =>
+      pub.publish(prefix, { event: 'like', payload: like }),
+    );
     expect(client.ws.readyState).toBe(client.ws.OPEN);
   }, 60_000);
 
@@ -104,25 +89,45 @@ describe('Redis outage', () => {
     });
     try {
       const client = await connect(relay);
-      const likes = () => client.messages.filter((m) => m.event === 'like').length;
-      const publishUntil = async (count: number, tries: number) => {
-        for (let i = 0; i < tries && likes() < count; i++) {
-          const like = { messageId: `p${count}-${i}`, fromUser: 'a', toUser: 'b' };
-          await pub.redis.publish(eventsChannel(prefix), JSON.stringify({ event: 'like', payload: like }));
-          await sleep(200);
-        }
-      };
-      await publishUntil(1, 50);
-      expect(likes()).toBeGreaterThanOrEqual(1);
-
-      proxy.stallOpen();
-      const before = likes();
       // A PING every 10 s, 5 s to answer, then the subscriber reconnects and re-subscribes.
-      await publishUntil(before + 1, 150);
-      expect(likes()).toBeGreaterThan(before);
+      await expectLikesAcrossHalfOpen(client, 150, (like) =>
+        pub.redis.publish(eventsChannel(prefix), JSON.stringify({ event: 'like', payload: like })),
+      );
     } finally {
       await relay.stop(15_000);
     }
   }, 60_000);
 });
+
+const likes = (client: TestClient) => client.messages.filter((m) => m.event === 'like').length;
+
+/** Sends likes, 200 ms apart, until `client` holds `count` of them or `tries` are used. */
+async function likesUntil(
+  client: TestClient,
+  count: number,
+  tries: number,
+  send: (like: object) => Promise<unknown>,
+): Promise<void> {
+  for (let i = 0; i < tries && likes(client) < count; i++) {
+    await send({ messageId: `l${count}-${i}`, fromUser: 'a', toUser: 'b' });
+    await sleep(200);
+  }
+}
+
+/**
+ * Likes sent with `send` reach `client`; then every connection open goes half-open (new
+ * ones work: Redis itself is fine), and likes reach it again within `tries` sends.
+ */
+async function expectLikesAcrossHalfOpen(
+  client: TestClient,
+  tries: number,
+  send: (like: object) => Promise<unknown>,
+): Promise<void> {
+  await likesUntil(client, 1, 50, send);
+  expect(likes(client)).toBeGreaterThanOrEqual(1);
+  proxy.stallOpen();
+  const before = likes(client);
+  await likesUntil(client, before + 1, tries, send);
+  expect(likes(client)).toBeGreaterThan(before);
+}
 
