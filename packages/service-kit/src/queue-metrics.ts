@@ -7,8 +7,9 @@ import { Gauge } from 'prom-client';
 import { withTimeout } from './health.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
+import type { Redis } from './redis.js';
 
-export const QUEUE_JOB_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'failed'] as const;
+const QUEUE_JOB_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'failed'] as const;
 
 /** Registers `queue_jobs` for `queues` (name → handle); each read is bounded: Redis may be down. */
 export function registerQueueGauge(
@@ -36,11 +37,15 @@ export function registerQueueGauge(
 }
 
 /**
- * Handles on the queues of `workers`, by name: on each Worker's own connection (the shared,
- * non-blocking one it was given) and prefix. Nothing to close: the connection is the caller's.
+ * Handles on the queues of `workers`, by name, with each Worker's prefix: on `connection`,
+ * else on each Worker's own (the shared, non-blocking one it was given). Nothing to close:
+ * the connection is the caller's.
  */
-export function queuesOf(workers: Worker[]): Record<string, Queue> {
+export function queuesOf(workers: Worker[], connection?: Redis): Record<string, Queue> {
   return Object.fromEntries(
-    workers.map((w) => [w.name, new Queue(w.name, { connection: w.opts.connection, prefix: w.opts.prefix })]),
+    workers.map((w) => [
+      w.name,
+      new Queue(w.name, { connection: connection ?? w.opts.connection, prefix: w.opts.prefix }),
+    ]),
   );
 }

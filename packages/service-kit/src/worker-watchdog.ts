@@ -7,9 +7,10 @@
 // job, it calls `onStuck`; services stop gracefully and exit 1, and the orchestrator
 // (Kubernetes, docker-compose's `restart: unless-stopped`) starts a fresh process. A busy
 // Worker, a paused queue or an unreachable Redis is never a verdict.
-import { Queue, type Worker } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
 import type { Logger } from './logger.js';
 import { withTimeout } from './health.js';
+import { queuesOf } from './queue-metrics.js';
 import type { Redis } from './redis.js';
 
 /** What the watchdog knows of one Worker between two looks at its queue. */
@@ -87,9 +88,10 @@ export function watchWorkers(
 ): { stop: () => Promise<void> } {
   if (opts.stuckAfterMs <= 0) return { stop: async () => {} };
   const everyMs = opts.checkEveryMs ?? Math.min(20_000, Math.ceil(opts.stuckAfterMs / 6));
+  const queues = queuesOf(workers, opts.connection);
   const watches = workers.map((worker) => {
-    const queue = new Queue(worker.name, { connection: opts.connection, prefix: worker.opts.prefix });
-    // Its errors are the failed looks below; unheard, an 'error' event would throw.
+    const queue = queues[worker.name]!;
+    // Its errors are the failed looks below; unheard, BullMQ writes each to the console.
     queue.on('error', () => undefined);
     return { worker, queue, activity: trackActivity(worker), state: {} as WatchState };
   });
