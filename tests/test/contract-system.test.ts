@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import { ENDPOINTS, HTTP_METHODS } from '@svc/types';
 import {
   clearRedisPrefix,
+  eventually,
   startTcpProxy,
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
@@ -216,17 +217,6 @@ const login = (name: string): Promise<User> => {
   const ip = freshIp();
   return loginWith((path, init) => call(path, { ...init, ip }), resend, `${name}@contract-system.test`);
 };
-
-/** Polls `probe` until it answers a value (bounded). */
-async function eventually<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Documented `operationId status` pairs no answer exercised, grouped by status. */
 function notExercised(): Record<string, string[]> {
@@ -1687,7 +1677,7 @@ describe('PostgreSQL and Redis outage', () => {
       const list = await call('/api/sites?sort=recent');
       const site = list.body.sites.find((s: { id: string }) => s.id === id);
       return site?.title === 'Contract page /while-redis-was-down' ? site : undefined;
-    }, 30_000);
+    }, { ms: 30_000 });
     expect(scraped.submit_count).toBe(1);
   }, 45_000);
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import WebSocket from 'ws';
 import { createLogger, createRedis, queuePrefix, revocationKey, waitForRedis } from '@svc/service-kit';
-import { startRedisCluster, type ServiceProcess, type TestRedisCluster } from '@svc/service-kit/testing';
+import { eventually, startRedisCluster, type ServiceProcess, type TestRedisCluster } from '@svc/service-kit/testing';
 import { startFakeAnthropic, startFakeWebsite } from './contract-system-fakes.js';
 import { createTestSystem, type FakeResend } from './system-processes.js';
 
@@ -88,16 +88,6 @@ async function api(path: string, init: { method?: string; body?: unknown; ip?: s
   return { status: res.status, headers: res.headers, body: body as { [k: string]: unknown; site?: { id: string } } };
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 interface SocketEvent {
   event: string;
   payload: { id?: string };
@@ -165,7 +155,7 @@ async function submitAndSeeUpdate(path: string) {
     const submitted = await api('/api/sites', { method: 'POST', body: { url: website.url(path) } });
     expect(submitted.status).toBe(201);
     const id = submitted.body.site!.id;
-    await eventually(async () => (events.some((e) => e.event === 'site_update' && e.payload.id === id) ? true : undefined)).catch(
+    await eventually(async () => (events.some((e) => e.event === 'site_update' && e.payload.id === id) ? true : undefined), { ms: 60_000, everyMs: 250 }).catch(
       async (err: Error) => {
         throw new Error(`${err.message}; site ${id}: ${await scrapeJobReport(id)}`);
       },
@@ -229,7 +219,7 @@ describe('the system on a three-master Redis Cluster', () => {
 
     await cluster.resumeNode(victim);
     await cluster.waitForState('ok');
-    await eventually(async () => ((await api('/api/auth/me', { cookie: user.cookie })).status === 200 ? true : undefined));
+    await eventually(async () => ((await api('/api/auth/me', { cookie: user.cookie })).status === 200 ? true : undefined), { ms: 60_000, everyMs: 250 });
     // Queues, workers and the fan-out came back too.
     await withLogs(() => submitAndSeeUpdate('/cluster-after-restart'), `master on port ${victim.port} was restarted`);
   });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import type { ServiceProcess } from '@svc/service-kit/testing';
+import { eventually, type ServiceProcess } from '@svc/service-kit/testing';
 import { startFakeAnthropic, startFakeWebsite } from './contract-system-fakes.js';
 import { createTestSystem } from './system-processes.js';
 
@@ -143,16 +143,6 @@ function withSystem(env: Record<string, string>): Record<string, string> {
     JWT_PUBLIC_KEY: system.keys.publicKey,
     ...env,
   };
-}
-
-async function eventually<T>(probe: () => T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('one trace per site submission', () => {

@@ -71,6 +71,23 @@ export {
 } from './redis-cluster-harness.js';
 export { overrideCatalogueLimits } from './catalogue-override.js';
 
+/**
+ * Polls `probe` until it answers something other than `undefined`, and returns that; throws
+ * naming `what` when `ms` pass first. For tests that wait on another process or on time.
+ */
+export async function eventually<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  { ms = 20_000, everyMs = 100, what = 'the condition' }: { ms?: number; everyMs?: number; what?: string } = {},
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
 /** Deletes a test prefix's keys through a short-lived client (for tests of spawned processes). */
 export async function clearRedisPrefix(prefix: string, url = TEST_REDIS_URL): Promise<void> {
   const { Redis } = await import('ioredis');

@@ -4,6 +4,7 @@
 // for search engines consistent with /sitemap.xml, claim instructions), 404s, languages.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
+import { eventually } from '@svc/service-kit/testing';
 import { apiLogin, expectAccessible, launchBrowser, openPage, screenshot } from './browser.js';
 import { startWebSystem, type WebSystem } from './web-system.js';
 
@@ -31,16 +32,6 @@ async function api<T>(path: string, init: RequestInit & { ip?: string } = {}): P
   return { status: res.status, body: (await res.json()) as T };
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** A browser page (JS on) for one client address; waits fail before the test's own timeout. */
 async function open(options: Parameters<typeof openPage>[2]) {
   const opened = await openPage(browser, sys, options);
@@ -63,10 +54,10 @@ beforeAll(async () => {
     seeded.push({ path: seedPath(i), id: res.body.site.id });
   }
   // The worker scrapes (title) and tags every site in the background.
-  await until('the seeded sites to be scraped and tagged', async () => {
+  await eventually(async () => {
     const { body } = await api<{ sites: ApiSite[]; total: number }>(`/api/sites?search=${encodeURIComponent('seed-')}&tag=${encodeURIComponent('工具')}&page=2`);
     return body.total >= SEEDS ? true : undefined;
-  }, 60_000);
+  }, { ms: 60_000, everyMs: 200, what: 'the seeded sites to be scraped and tagged' });
 }, 180_000);
 
 afterAll(async () => {
@@ -223,10 +214,10 @@ describe('the home page', () => {
     const [popup] = await Promise.all([context.waitForEvent('page'), link.click()]);
     await popup.waitForLoadState();
     expect(popup.url()).toBe(sys.website.url('/seed-011'));
-    await until('the click to be counted', async () => {
+    await eventually(async () => {
       const now = (await api<{ site: ApiSite }>(`/api/sites/${target.id}`)).body.site.click_count;
       return now > before ? now : undefined;
-    });
+    }, { everyMs: 200, what: 'the click to be counted' });
     await popup.close();
     expect(errors).toEqual([]);
     await context.close();
