@@ -3,8 +3,9 @@
 // and the other "come back later" codes as a reason to reconnect, and detects a silent
 // half-open connection with an application ping (docs/decisions.md §6: `{event:"ping"}` → pong).
 // It resumes: each reconnection asks for the events after the last id it saw
-// (`?last_event_id=`), so a drop or a replica restart loses and repeats nothing; when the
-// server cannot resume (`resync`, or close 4400) onResync tells the caller to re-read.
+// (`?last_event_id=`), so a drop or a replica restart loses and repeats nothing; when it
+// cannot resume (the server says `resync` or closes with 4400, or no event has arrived
+// yet, so there is no id to resume from) onResync tells the caller to re-read.
 import type { ServerMessage } from '@svc/types';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import { toWebSocketUrl } from './query.js';
@@ -51,8 +52,11 @@ export interface SubscribeOptions extends BackoffOptions {
   /** Called for every event (new_message, site_update, like, message_deleted). */
   onEvent: (message: RealtimeMessage) => void;
   /**
-   * Events were missed and cannot be replayed (older than the server's history, or the
-   * server refused the resume id): re-read what you show. Live events follow.
+   * Events may have been missed and cannot be replayed: re-read what you show. Called when
+   * the server says so (`resync`: older than its history), and once a reconnection has
+   * opened without a resume id (none received yet, or the server refused ours with 4400),
+   * so a re-read then misses nothing. A reconnection that resumes does not call it: the
+   * missed events arrive through onEvent.
    */
   onResync?: () => void;
   /** Resume after reconnecting (default true); false: live events only, as before ids. */
@@ -172,11 +176,9 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
       (options.maxAttempts === undefined || failures < options.maxAttempts);
     options.onClose?.({ code, reason, willReconnect: again });
     if (!again) return finish(code, reason);
-    if (resume && code === WS_CLOSE_BAD_RESUME) {
-      // The server's history does not know our id (it lost its data): start fresh.
-      lastEventId = undefined;
-      options.onResync?.();
-    }
+    // The server's history does not know our id (it lost its data): start fresh. The next
+    // connection then has no id, so it reports a resync once open.
+    if (resume && code === WS_CLOSE_BAD_RESUME) lastEventId = undefined;
     const delayMs = backoffDelay(failures, options, options.random);
     failures += 1;
     state = 'waiting';
@@ -197,12 +199,16 @@ export function subscribe(baseUrl: string, options: SubscribeOptions): Subscript
     socket = s;
     s.binaryType = 'arraybuffer';
     let heardSincePing = true;
+    // A reconnection without an id starts at the live edge: what was published while we
+    // were away is not replayed, so the caller re-reads (after the open, to miss nothing).
+    const missedEvents = resume && everOpened && lastEventId === undefined;
 
     s.onopen = () => {
       state = 'open';
       openedAt = Date.now();
       options.onOpen?.({ reconnected: everOpened });
       everOpened = true;
+      if (missedEvents) options.onResync?.();
       if (heartbeatMs > 0) {
         heartbeat = setInterval(() => {
           if (!heardSincePing) {

@@ -328,27 +328,88 @@ describe('subscribe: resume', () => {
     expect(events).toEqual(['m1']);
   });
 
-  it('resync reaches onResync, not onEvent; 4400 forgets the id, reports a resync and reconnects without it', async () => {
+  it('resync reaches onResync, not onEvent; 4400 forgets the id and reports a resync once reconnected without it', async () => {
     server = await startServer();
     const events: unknown[] = [];
-    let resyncs = 0;
+    const calls: string[] = [];
     sub = subscribe(server.url, {
       initialDelayMs: 10,
       lastEventId: '5-0',
       onEvent: (m) => events.push(m),
-      onResync: () => resyncs++,
+      onOpen: () => calls.push('open'),
+      onResync: () => calls.push('resync'),
     });
     const first = await server.connection(1);
     expect(server.paths[0]).toBe('/api/ws?last_event_id=5-0');
     first.send(JSON.stringify({ event: 'resync', payload: { reason: 'history_expired' } }));
-    await until(() => resyncs === 1);
+    await until(() => calls.length === 2);
     first.send(JSON.stringify({ event: 'error', payload: { error: 'bad id' } }));
     first.close(4400, 'bad id');
     await server.connection(2);
     expect(server.paths[1]).toBe('/api/ws');
-    expect(resyncs).toBe(2);
+    await until(() => calls.length === 4);
+    // The re-read is asked for once the new connection is open, not before.
+    expect(calls).toEqual(['open', 'resync', 'open', 'resync']);
     expect(events).toEqual([]);
     expect(sub.state).not.toBe('closed');
+  });
+
+  it('a reconnection without an id (no event seen yet) reports a resync once open', async () => {
+    server = await startServer();
+    const calls: string[] = [];
+    sub = subscribe(server.url, {
+      initialDelayMs: 10,
+      onEvent: () => undefined,
+      onOpen: ({ reconnected }) => calls.push(reconnected ? 'reopen' : 'open'),
+      onResync: () => calls.push('resync'),
+    });
+    const first = await server.connection(1);
+    await until(() => calls.length === 1);
+    first.close(1012, 'service restart');
+    await server.connection(2);
+    expect(server.paths[1]).toBe('/api/ws');
+    await until(() => calls.length === 3);
+    expect(calls).toEqual(['open', 'reopen', 'resync']);
+  });
+
+  it('a reconnection that resumes reports no resync: the missed events come as events', async () => {
+    server = await startServer();
+    const calls: string[] = [];
+    sub = subscribe(server.url, {
+      initialDelayMs: 10,
+      onEvent: (m) => calls.push((m.payload as { id: string }).id),
+      onOpen: ({ reconnected }) => calls.push(reconnected ? 'reopen' : 'open'),
+      onResync: () => calls.push('resync'),
+    });
+    const first = await server.connection(1);
+    first.send(JSON.stringify(withId('7-0', chat('m1'))));
+    await until(() => sub!.lastEventId === '7-0');
+    first.close(1012, 'service restart');
+    const second = await server.connection(2);
+    expect(server.paths[1]).toBe('/api/ws?last_event_id=7-0');
+    second.send(JSON.stringify(withId('7-1', chat('m2')))); // replayed
+    await until(() => calls.includes('m2'));
+    expect(calls).toEqual(['open', 'm1', 'reopen', 'm2']);
+  });
+
+  it('resume: false reports no resync on a reconnection', async () => {
+    server = await startServer();
+    const calls: string[] = [];
+    sub = subscribe(server.url, {
+      initialDelayMs: 10,
+      resume: false,
+      onEvent: () => undefined,
+      onOpen: ({ reconnected }) => calls.push(reconnected ? 'reopen' : 'open'),
+      onResync: () => calls.push('resync'),
+    });
+    const first = await server.connection(1);
+    await until(() => calls.length === 1);
+    first.close(1012);
+    await server.connection(2);
+    await until(() => calls.length === 2);
+    // A resync would have come right after the reopen, in the same turn.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toEqual(['open', 'reopen']);
   });
 
   it('copies the contract constants', () => {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { signSessionToken } from '@svc/service-kit';
+import { eventually } from '@svc/service-kit/testing';
 import { launchBrowser, openPage, type OpenedPage } from './browser.js';
 import { startWebSystem, WEB_INTERNAL_TOKEN, type WebSystem } from './web-system.js';
 
@@ -180,13 +181,9 @@ describe('the chat', () => {
     await visitor.context.close();
   });
 
-  it('says when it is reconnecting and, once back, shows what was missed', async () => {
-    const reader = await openPage(browser, sys, { clientIp: '192.0.2.27' });
-    await openHome(reader);
+  /** Stops realtime (1012 to every socket), posts a message meanwhile, starts it again. */
+  async function restartRealtimeMissing(content: string, reader: OpenedPage): Promise<void> {
     const indicator = reader.page.locator('.live-indicator');
-    expect(await indicator.getAttribute('aria-live')).toBe('polite');
-    expect(await indicator.innerText()).toContain('Live');
-    // The real-time service restarts (1012 to every socket).
     const old = sys.processes.realtime;
     await old.stop();
     await indicator.getByText('Reconnecting…').waitFor();
@@ -194,10 +191,9 @@ describe('the chat', () => {
     const posted = await fetch(`${sys.baseUrl}/api/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.28' },
-      body: JSON.stringify({ content: 'Posted while you were away' }),
+      body: JSON.stringify({ content }),
     });
     expect(posted.status).toBe(201);
-    // …and is there once the page has reconnected (it re-reads the recent messages).
     sys.processes.realtime = await sys.system.start(
       'services/realtime/dist/main.js',
       {
@@ -209,8 +205,67 @@ describe('the chat', () => {
       { port: old.port },
     );
     await reader.page.locator('.live-indicator.live-open').waitFor({ timeout: 45_000 });
+  }
+
+  /** The page's loader re-reads (React Router's `.data` requests) from now on. */
+  function countRereads(reader: OpenedPage): () => number {
+    let n = 0;
+    reader.page.on('request', (r) => {
+      if (/\.data(\?|$)/.test(new URL(r.url()).pathname + new URL(r.url()).search)) n += 1;
+    });
+    return () => n;
+  }
+
+  it('says when it is reconnecting and, once back, shows what was missed without re-reading (resumed)', async () => {
+    const reader = await openPage(browser, sys, { clientIp: '192.0.2.27' });
+    await openHome(reader);
+    const indicator = reader.page.locator('.live-indicator');
+    expect(await indicator.getAttribute('aria-live')).toBe('polite');
+    expect(await indicator.innerText()).toContain('Live');
+    // The page has seen an event, so its reconnection can resume after it.
+    const seen = await fetch(`${sys.baseUrl}/api/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.28' },
+      body: JSON.stringify({ content: 'Seen before the restart' }),
+    });
+    expect(seen.status).toBe(201);
+    await reader.page.getByRole('log').getByText('Seen before the restart').waitFor();
+    const rereads = countRereads(reader);
+    await restartRealtimeMissing('Posted while you were away', reader);
+    // …and is there once the page has reconnected: replayed by the resume, not re-read.
     await reader.page.getByRole('log').getByText('Posted while you were away').waitFor();
+    expect(rereads()).toBe(0);
     // Only the failed connection attempts during the outage may have been logged.
+    expect(reader.errors.filter((e) => !/WebSocket|Failed to load resource/.test(e))).toEqual([]);
+    await reader.context.close();
+  }, 90_000);
+
+  it('re-reads after a reconnection it cannot resume (no event seen before the drop)', async () => {
+    // The second page of an address that entered the chat a moment ago gets no entrance
+    // message (once per 10 minutes), so it has seen no event when realtime goes away.
+    const newest = async () => {
+      const res = await fetch(`${sys.baseUrl}/api/messages?limit=1`, {
+        headers: { 'x-forwarded-for': '192.0.2.30' },
+      });
+      return ((await res.json()) as { messages: Array<{ id: string; type: string }> }).messages[0];
+    };
+    const before = (await newest())?.id;
+    const first = await openPage(browser, sys, { clientIp: '192.0.2.29' });
+    await openHome(first);
+    await eventually(
+      async () => {
+        const m = await newest();
+        return m !== undefined && m.id !== before && m.type === 'entrance' ? true : undefined;
+      },
+      { what: "192.0.2.29's entrance message" },
+    );
+    await first.context.close();
+    const reader = await openPage(browser, sys, { clientIp: '192.0.2.29' });
+    await openHome(reader);
+    const rereads = countRereads(reader);
+    await restartRealtimeMissing('Posted while a quiet page was away', reader);
+    await reader.page.getByRole('log').getByText('Posted while a quiet page was away').waitFor();
+    expect(rereads()).toBeGreaterThan(0);
     expect(reader.errors.filter((e) => !/WebSocket|Failed to load resource/.test(e))).toEqual([]);
     await reader.context.close();
   }, 90_000);

@@ -1,7 +1,9 @@
 // The page's one real-time connection (`/api/ws` through @svc/client's subscribe(), which
 // reconnects with backoff). A module-level store shared by every component that needs it:
 // the first component that mounts `useLiveConnection()` opens it (in the browser only, in
-// an effect), the last one to unmount closes it. Components listen with `useLiveEvent()`,
+// an effect), the last one to unmount closes it. A reconnection resumes after the last
+// event seen, so the missed events arrive as events; only when it cannot (a resync) are
+// the callers of `useLiveConnection()` asked to re-read. Components listen with `useLiveEvent()`,
 // read the connection state with `useLiveStatus()`, and read site patches (`site_update`)
 // with `useLiveSite()`.
 import type { RealtimeMessage, Subscription } from '@svc/client';
@@ -12,14 +14,14 @@ import { browserApi } from './api.client';
 export type LiveStatus = 'off' | 'connecting' | 'open' | 'reconnecting';
 
 type EventListener = (message: RealtimeMessage) => void;
-type ReconnectListener = () => void;
+type MissedListener = () => void;
 
 let subscription: Subscription | undefined;
 let users = 0;
 let status: LiveStatus = 'off';
 let patchVersion = 0;
 const eventListeners = new Set<EventListener>();
-const reconnectListeners = new Set<ReconnectListener>();
+const missedListeners = new Set<MissedListener>();
 const statusListeners = new Set<() => void>();
 /** Everything `site_update` told about a site since the page loaded (merged, newest last). */
 const sitePatches = new Map<string, Partial<Site>>();
@@ -44,9 +46,9 @@ function open(): void {
   setStatus('connecting');
   subscription = browserApi().subscribe({
     onEvent: dispatch,
-    onOpen: ({ reconnected }) => {
-      setStatus('open');
-      if (reconnected) for (const l of reconnectListeners) l();
+    onOpen: () => setStatus('open'),
+    onResync: () => {
+      for (const l of missedListeners) l();
     },
     onReconnecting: () => setStatus('reconnecting'),
     onClose: ({ willReconnect }) => setStatus(willReconnect ? 'reconnecting' : 'off'),
@@ -59,17 +61,20 @@ function close(): void {
   setStatus('off');
 }
 
-/** Keeps the connection open while the calling component is mounted (browser only). */
-export function useLiveConnection(onReconnect?: ReconnectListener): void {
-  const ref = useRef(onReconnect);
-  ref.current = onReconnect;
+/**
+ * Keeps the connection open while the calling component is mounted (browser only).
+ * `onMissed`: events were missed and cannot be replayed, so re-read what the page shows.
+ */
+export function useLiveConnection(onMissed?: MissedListener): void {
+  const ref = useRef(onMissed);
+  ref.current = onMissed;
   useEffect(() => {
     const listener = () => ref.current?.();
-    reconnectListeners.add(listener);
+    missedListeners.add(listener);
     users += 1;
     open();
     return () => {
-      reconnectListeners.delete(listener);
+      missedListeners.delete(listener);
       users -= 1;
       if (users === 0) close();
     };

@@ -222,7 +222,8 @@ export default function HomePage({ loaderData, actionData }: Route.ComponentProp
   const root = useRootData();
   const marked = root?.user && bookmarks ? new Set(bookmarks) : undefined;
   const revalidator = useRevalidator();
-  // After a reconnect, re-read what may have been missed: the chat and the visible sites.
+  // Events missed while disconnected come as events when the reconnection resumes; when it
+  // cannot, re-read the chat and the visible sites.
   useLiveConnection(() => void revalidator.revalidate());
   const submitResult = actionData?.intent === 'submit' ? (actionData as SubmitResult) : undefined;
   const list = 'sites' in sites ? sites : null;
