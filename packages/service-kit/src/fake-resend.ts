@@ -16,6 +16,8 @@ export async function startFakeResend() {
   const sent: SentEmail[] = [];
   const byKey = new Map<string, string>();
   let failNext = false;
+  let stallNext = false;
+  const stalled = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -25,6 +27,12 @@ export async function startFakeResend() {
         res
           .writeHead(404)
           .end(JSON.stringify({ name: 'not_found', message: 'Not found', statusCode: 404 }));
+        return;
+      }
+      if (stallNext) {
+        // Accepted and never answered (until close), like an API that hangs.
+        stallNext = false;
+        stalled.add(res);
         return;
       }
       if (failNext) {
@@ -59,6 +67,8 @@ export async function startFakeResend() {
     baseUrl: `http://127.0.0.1:${port}`,
     sent,
     failNextRequest: () => void (failNext = true),
+    /** The next request is read and never answered (a hung API). */
+    stallNextRequest: () => void (stallNext = true),
     /** The 6-digit code in the newest email to `to` that carries one (notices do not). */
     lastCodeFor(to: string): string {
       const code = [...sent]
@@ -69,6 +79,10 @@ export async function startFakeResend() {
       if (!code) throw new Error(`no code sent to ${to}`);
       return code;
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const res of stalled) res.destroy();
+        server.close(() => r());
+      }),
   };
 }

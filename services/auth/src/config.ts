@@ -8,6 +8,7 @@ import {
   settings,
   workerWatchdogSettings,
 } from '@svc/service-kit';
+import { RESEND_TIMEOUT_MS } from './mailer.js';
 
 export const authConfigSchema = baseConfigSchema.extend({
   PORT: settings.port(SERVICES.auth.port),
@@ -19,6 +20,8 @@ export const authConfigSchema = baseConfigSchema.extend({
   /** Unset: the dev mailer logs codes instead of sending them. */
   RESEND_API_KEY: settings.optionalString,
   RESEND_BASE_URL: settings.optionalString.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
+  /** A send still unanswered after this fails: 502 for a login code, a retry for a notice. */
+  RESEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(RESEND_TIMEOUT_MS),
   EMAIL_FROM: z.string().default('Svc <login@svc.local>'),
   /** Keys the login-code hashes; derived from the JWT private key when unset. */
   LOGIN_CODE_SECRET: settings.optionalString,

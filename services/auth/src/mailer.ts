@@ -22,18 +22,34 @@ export function loginCodeEmail(code: string) {
   };
 }
 
-export function createResendMailer(opts: { apiKey: string; baseUrl?: string; from: string }): Mailer {
+/** How long a send may take before it counts as failed (RESEND_TIMEOUT_MS's default). */
+export const RESEND_TIMEOUT_MS = 10_000;
+
+export function createResendMailer(opts: {
+  apiKey: string;
+  baseUrl?: string;
+  from: string;
+  /**
+   * Bounds each send. The SDK sets no time limit, and fetch's own is 5 minutes: an API that
+   * accepts and never answers would hold a login request, or a notify-email slot, that long.
+   */
+  timeoutMs?: number;
+}): Mailer {
   const resend = new Resend(opts.apiKey, opts.baseUrl ? { baseUrl: opts.baseUrl } : undefined);
+  const signal = () => AbortSignal.timeout(opts.timeoutMs ?? RESEND_TIMEOUT_MS);
   return {
     async sendLoginCode(to, code) {
-      // The SDK returns errors instead of throwing them.
-      const { error } = await resend.emails.send({ from: opts.from, to, ...loginCodeEmail(code) });
+      // The SDK returns errors instead of throwing them (an abort too).
+      const { error } = await resend.emails.send(
+        { from: opts.from, to, ...loginCodeEmail(code) },
+        { signal: signal() },
+      );
       if (error) throw new Error(`Resend refused the email: ${error.message}`);
     },
     async sendNotice(to, message, idempotencyKey) {
       const { error } = await resend.emails.send(
         { from: opts.from, to, ...message },
-        { idempotencyKey },
+        { idempotencyKey, signal: signal() },
       );
       if (error) throw new Error(`Resend refused the email: ${error.message}`);
     },

@@ -38,6 +38,7 @@ async function main() {
         apiKey: config.RESEND_API_KEY,
         baseUrl: config.RESEND_BASE_URL,
         from: config.EMAIL_FROM,
+        timeoutMs: config.RESEND_TIMEOUT_MS,
       })
     : createDevMailer(rt.logger);
   const codeSecret =

@@ -42,6 +42,7 @@ export async function startHarness(
       apiKey: 're_test_key',
       baseUrl: resend.baseUrl,
       from: 'Svc <login@svc.test>',
+      timeoutMs: 1_000,
     }),
   });
 

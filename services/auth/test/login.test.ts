@@ -62,6 +62,13 @@ describe('send-code', () => {
     expect(res.body.error).toMatch(/could not be sent/);
   });
 
+  it('answers 502 when Resend accepts the request and never answers (RESEND_TIMEOUT_MS)', async () => {
+    h.resend.stallNextRequest();
+    const res = await sendCode('hung@example.com');
+    expect(res.status).toBe(502);
+    expect(res.body.error).toMatch(/could not be sent/);
+  });
+
   it('allows 3 per minute per email, then 429 with Retry-After and RateLimit headers', async () => {
     for (let i = 0; i < 3; i++) {
       const ok = await sendCode('limited@example.com');

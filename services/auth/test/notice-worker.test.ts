@@ -1,8 +1,8 @@
 // The notify-email worker (issue 13 item 4) on real PostgreSQL, Redis/BullMQ and the fake
 // Resend: a job on the queue becomes an e-mail to the user's address (looked up by id), with
 // the app, what happened, the reasons and how to appeal; a deleted user's job is dropped; a
-// failed send is retried with backoff; one job id sends one e-mail; a malformed job fails
-// for good.
+// failed or hung send is retried with backoff; one job id sends one e-mail; a malformed job
+// fails for good.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Queue, QueueEvents } from 'bullmq';
 import { closeRedis, createLogger, createRedis, queuePrefix } from '@svc/service-kit';
@@ -26,6 +26,7 @@ const mailer = () =>
     apiKey: 're_test_key',
     baseUrl: h.resend.baseUrl,
     from: 'Svc <login@svc.test>',
+    timeoutMs: 500,
   });
 
 beforeAll(async () => {
@@ -122,6 +123,14 @@ describe('notify-email worker', () => {
     expect(await run('app-notice-4', blocked)).toEqual({ sent: true });
     expect(mailsTo('author@notice.test').length).toBe(before + 1);
     expect((await queue.getJob('app-notice-4'))!.attemptsMade).toBe(2);
+  });
+
+  it('Resend hanging: the send gives up after its timeout and the retry sends it (the slot is not held)', async () => {
+    const before = mailsTo('author@notice.test').length;
+    h.resend.stallNextRequest();
+    expect(await run('app-notice-6', blocked)).toEqual({ sent: true });
+    expect(mailsTo('author@notice.test').length).toBe(before + 1);
+    expect((await queue.getJob('app-notice-6'))!.attemptsMade).toBe(2);
   });
 
   it('one job id, one e-mail: a re-post is dropped by BullMQ, a re-run by Resend', async () => {
