@@ -78,6 +78,11 @@ export const baseConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: settings.url('postgresql://postgres@127.0.0.1:5432/svc'),
+  /**
+   * A PostgreSQL query still unanswered after this ends its connection (a connection gone
+   * half-open would otherwise hold its pool slot until TCP gives up); prisma-adapter.ts.
+   */
+  PG_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** One node, `redis+cluster://h:p,h:p` or `redis+sentinel://h:p,h:p/<name>` (parseRedisUrl). */
   REDIS_URL: z
     .string()

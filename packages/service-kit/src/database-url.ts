@@ -7,6 +7,8 @@ export interface DatabaseTarget {
   password: string;
   database: string;
   schema: string;
+  /** A query unanswered this long ends its connection (prisma-adapter.ts); default 10 s. */
+  queryTimeoutMs?: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/svc';

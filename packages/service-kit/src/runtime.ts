@@ -64,7 +64,10 @@ export function createRuntime(
     databaseTarget(ownUrl) {
       const schema = SERVICES[name].schema;
       if (!schema) throw new Error(`${name} has no PostgreSQL schema`);
-      return resolveDatabaseTarget(ownUrl, config.DATABASE_URL, schema);
+      return {
+        ...resolveDatabaseTarget(ownUrl, config.DATABASE_URL, schema),
+        queryTimeoutMs: config.PG_QUERY_TIMEOUT_MS,
+      };
     },
     watchWorkers(workers, stuckAfterMs) {
       if (stuckAfterMs <= 0 || workers.length === 0) return;
