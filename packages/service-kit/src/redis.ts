@@ -1,5 +1,6 @@
 // Redis clients. Request-path clients fail fast while Redis is down (no offline queue),
-// so a request gets a 503 at once instead of hanging; they reconnect on their own.
+// so a request gets a 503 at once instead of hanging; they reconnect on their own, also
+// when their connection goes silent without closing (keepAnswering).
 // REDIS_URL names one node, a Redis Cluster or a Sentinel-managed master (parseRedisUrl);
 // everything else in the project is typed against `Redis`, which is either client.
 import {
@@ -97,10 +98,38 @@ export const isRedisUrl = (url: string): boolean => {
   }
 };
 
+/** How often a request-path client checks that its connection still answers. */
+export const REDIS_PING_EVERY_MS = 10_000;
+
+/**
+ * A connection gone half-open (a failover, a dropped route: nothing comes back, nothing
+ * says so) tells ioredis nothing: every command times out, the request gets a 503, and
+ * the connection stays for good. So the client PINGs every `everyMs` while ready; a PING
+ * the command timeout ends (2 s) replaces the connection. Only request-path clients: they
+ * never block, so a PING waits behind nothing. (Queue clients block on purpose; their
+ * Workers have the watchdog, worker-watchdog.ts.)
+ */
+function keepAnswering(redis: Redis, logger: Logger, name: string | undefined, everyMs: number) {
+  const timer = setInterval(() => {
+    if (redis.status !== 'ready') return;
+    redis.ping().catch((err: Error) => {
+      if (!/timed out/i.test(err.message) || redis.status !== 'ready') return;
+      logger.warn({ client: name }, 'redis connection silent: reconnecting');
+      redis.disconnect(true);
+    });
+  }, everyMs).unref();
+  redis.once('end', () => clearInterval(timer));
+}
+
 export function createRedis(
   url: string,
   logger: Logger,
-  options: { name?: string; forQueues?: boolean } = {},
+  options: {
+    name?: string;
+    forQueues?: boolean;
+    /** Request-path clients: the PING that finds a silent connection (0: none). */
+    pingEveryMs?: number;
+  } = {},
 ): Redis {
   const forQueues = options.forQueues ?? false;
   const common = {
@@ -159,6 +188,8 @@ export function createRedis(
     if (down) logger.info({ client: options.name }, 'redis reconnected');
     down = false;
   });
+  const pingEveryMs = options.pingEveryMs ?? REDIS_PING_EVERY_MS;
+  if (!forQueues && pingEveryMs > 0) keepAnswering(redis, logger, options.name, pingEveryMs);
   return redis;
 }
 

@@ -86,6 +86,42 @@ describe('Redis that stops answering', () => {
   });
 });
 
+describe('a Redis connection gone half-open', () => {
+  let cleanup: () => Promise<void> = async () => undefined;
+  afterAll(() => cleanup());
+
+  it('answers 503, then the client replaces the connection by itself and requests succeed again', async () => {
+    const proxy = await startTcpProxy(6379);
+    // PINGed every 300 ms here (default 10 s); each PING answers within the command timeout (2 s).
+    const redis = createRedis(`redis://127.0.0.1:${proxy.port}`, logger, { pingEveryMs: 300 });
+    cleanup = async () => {
+      await redis.del(key).catch(() => undefined);
+      redis.disconnect();
+      await proxy.close();
+    };
+    await waitForRedis(redis);
+    const app = createServiceApp({
+      logger,
+      routes: (a) =>
+        a.get('/count', async (_req, res) => {
+          res.json({ value: await redis.incr(key) });
+        }),
+    });
+    expect((await request(app).get('/count')).status).toBe(200);
+
+    // The open connection stops forwarding for good (nothing closes it); new ones work.
+    proxy.stallOpen();
+    expect((await request(app).get('/count')).status).toBe(503);
+    const deadline = Date.now() + 8000;
+    let status = 503;
+    while (status !== 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      status = (await request(app).get('/count')).status;
+    }
+    expect(status).toBe(200);
+  }, 15_000);
+});
+
 describe('startTcpProxy', () => {
   it('closes while cut', async () => {
     const proxy = await startTcpProxy(6379);
