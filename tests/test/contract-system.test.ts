@@ -92,7 +92,13 @@ beforeAll(async () => {
   const db = (d: TestDatabase) => throughProxy(d.url, pgProxy);
   const REDIS_URL = throughProxy(TEST_REDIS_URL, redisProxy);
   const { keys } = system;
-  const common = { REDIS_URL, REDIS_PREFIX: redisPrefix, JWT_PUBLIC_KEY: keys.publicKey };
+  const common = {
+    REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+    JWT_PUBLIC_KEY: keys.publicKey,
+    // Half-open PostgreSQL connections are ended after this (default 10 s; test below).
+    PG_QUERY_TIMEOUT_MS: '4000',
+  };
   const ai = { ANTHROPIC_API_KEY: 'sk-ant-contract', ANTHROPIC_BASE_URL: anthropic.baseURL };
   const sitesShared = {
     ...common,
@@ -1713,6 +1719,43 @@ describe('PostgreSQL and Redis outage', () => {
       );
     expect((await call('/api/auth/me', { cookie: user.cookie })).status).toBe(200);
   });
+
+  it('PostgreSQL connections gone half-open: nothing hangs, and every service recovers without them coming back', async () => {
+    const user = await login('outage-half-open');
+    // Every open connection stops forwarding for good, and nothing closes it (a failover,
+    // a dropped route); new connections work. Not restored: the services must replace them.
+    pgProxy.stallOpen();
+    const settled = await Promise.all(
+      ENDPOINTS.filter((e) => e.responses[503] && e.service !== 'translate').map((op) => {
+        const path = op.path.replace('{slug}', 'other-app').replace(/\{[^}]+\}/g, 'half-open-id');
+        return call(path, {
+          method: op.method,
+          cookie: user.cookie,
+          ip: freshIp(),
+          body: OUTAGE_BODIES[op.operationId],
+        }).then((res) => [op.operationId, res.status] as const);
+      }),
+    );
+    // A request caught on a silent connection gets 503 once PG_QUERY_TIMEOUT_MS ends it;
+    // one that got a fresh connection is answered as usual. None waits for the gateway's 504.
+    expect(settled.filter(([, status]) => status >= 500 && status !== 503)).toEqual([]);
+    for (const p of system.processes)
+      await eventually(async () =>
+        (await fetch(`${p.opsUrl}/readyz`)).status === 200 ? true : undefined,
+      );
+    const posted = await eventually(async () => {
+      const res = await call('/api/messages', {
+        method: 'POST',
+        ip: freshIp(),
+        body: { content: 'after the half-open connections' },
+      });
+      return res.status === 201 ? res : undefined;
+    });
+    expect(posted.status).toBe(201);
+    // (The operations above may have logged `user` out: some got fresh connections.)
+    const again = await login('outage-half-open-after');
+    expect((await call('/api/auth/me', { cookie: again.cookie })).status).toBe(200);
+  }, 60_000);
 });
 
 // ---- coverage --------------------------------------------------------------------------
