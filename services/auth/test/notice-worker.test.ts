@@ -117,20 +117,16 @@ describe('notify-email worker', () => {
     expect(h.resend.sent.length).toBe(before);
   });
 
-  it('Resend failing once: retried with backoff, then sent once', async () => {
+  it.each([
+    ['failing once', 'app-notice-4', (): void => h.resend.failNextRequest()],
+    // The send gives up after its timeout, so the Worker slot is not held.
+    ['hanging once', 'app-notice-6', (): void => h.resend.stallNextRequest()],
+  ] as const)('Resend %s: retried with backoff, then sent once', async (_how, jobId, trouble) => {
     const before = mailsTo('author@notice.test').length;
-    h.resend.failNextRequest();
-    expect(await run('app-notice-4', blocked)).toEqual({ sent: true });
+    trouble();
+    expect(await run(jobId, blocked)).toEqual({ sent: true });
     expect(mailsTo('author@notice.test').length).toBe(before + 1);
-    expect((await queue.getJob('app-notice-4'))!.attemptsMade).toBe(2);
-  });
-
-  it('Resend hanging: the send gives up after its timeout and the retry sends it (the slot is not held)', async () => {
-    const before = mailsTo('author@notice.test').length;
-    h.resend.stallNextRequest();
-    expect(await run('app-notice-6', blocked)).toEqual({ sent: true });
-    expect(mailsTo('author@notice.test').length).toBe(before + 1);
-    expect((await queue.getJob('app-notice-6'))!.attemptsMade).toBe(2);
+    expect((await queue.getJob(jobId))!.attemptsMade).toBe(2);
   });
 
   it('one job id, one e-mail: a re-post is dropped by BullMQ, a re-run by Resend', async () => {

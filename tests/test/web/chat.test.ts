@@ -181,6 +181,16 @@ describe('the chat', () => {
     await visitor.context.close();
   });
 
+  /** Posts a chat message through the gateway (from another address); its status. */
+  const postMessage = async (content: string) =>
+    (
+      await fetch(`${sys.baseUrl}/api/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.28' },
+        body: JSON.stringify({ content }),
+      })
+    ).status;
+
   /** Stops realtime (1012 to every socket), posts a message meanwhile, starts it again. */
   async function restartRealtimeMissing(content: string, reader: OpenedPage): Promise<void> {
     const indicator = reader.page.locator('.live-indicator');
@@ -188,12 +198,7 @@ describe('the chat', () => {
     await old.stop();
     await indicator.getByText('Reconnecting…').waitFor();
     // A message posted meanwhile reaches no socket…
-    const posted = await fetch(`${sys.baseUrl}/api/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.28' },
-      body: JSON.stringify({ content }),
-    });
-    expect(posted.status).toBe(201);
+    expect(await postMessage(content)).toBe(201);
     sys.processes.realtime = await sys.system.start(
       'services/realtime/dist/main.js',
       {
@@ -223,12 +228,7 @@ describe('the chat', () => {
     expect(await indicator.getAttribute('aria-live')).toBe('polite');
     expect(await indicator.innerText()).toContain('Live');
     // The page has seen an event, so its reconnection can resume after it.
-    const seen = await fetch(`${sys.baseUrl}/api/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.28' },
-      body: JSON.stringify({ content: 'Seen before the restart' }),
-    });
-    expect(seen.status).toBe(201);
+    expect(await postMessage('Seen before the restart')).toBe(201);
     await reader.page.getByRole('log').getByText('Seen before the restart').waitFor();
     const rereads = countRereads(reader);
     await restartRealtimeMissing('Posted while you were away', reader);
