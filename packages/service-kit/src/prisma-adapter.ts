@@ -7,55 +7,55 @@ import type { DatabaseTarget } from './database-url.js';
 
 export const DEFAULT_PG_QUERY_TIMEOUT_MS = 10_000;
 
-type QueryMethod = (this: pg.Client, ...args: unknown[]) => unknown;
+type QueryMethod = (this: BoundedClient, ...args: unknown[]) => unknown;
 const plainQuery = pg.Client.prototype.query as unknown as QueryMethod;
-const boundedClients = new Map<number, typeof pg.Client>();
 
 /**
- * Clients whose every query is bounded: one still unanswered after `ms` ends its connection.
- * Why not pg's own `query_timeout`: it fails the query but leaves the connection waiting for
- * the answer, so on a connection gone half-open (a failover, a dropped route: nothing comes
- * back, nothing says so) every later query fails too and the pool slot is held until TCP
- * gives up, some 15 minutes. Ending the connection fails its queries with "Connection
- * terminated unexpectedly", as a cut would, and the pool and the adapter drop it (see the
- * adapter's patch for transactions); the next query opens a new one.
+ * A client whose every query is bounded: one still unanswered after `queryTimeoutMs` ends
+ * its connection. Why not pg's own `query_timeout`: it fails the query but leaves the
+ * connection waiting for the answer, so on a connection gone half-open (a failover, a
+ * dropped route: nothing comes back, nothing says so) every later query fails too and the
+ * pool slot is held until TCP gives up, some 15 minutes. Ending the connection fails its
+ * queries with "Connection terminated unexpectedly", as a cut would, and the pool and the
+ * adapter drop it (see the adapter's patch for transactions); the next query opens a new one.
+ * The pool constructs it with its own options, which carry `queryTimeoutMs`.
  */
-function boundedClient(ms: number): typeof pg.Client {
-  const known = boundedClients.get(ms);
-  if (known) return known;
-  class BoundedClient extends pg.Client {}
-  const query: QueryMethod = function (...args) {
-    const { stream } = (this as unknown as { connection: { stream: { destroy(): void } } })
-      .connection;
-    const timer = setTimeout(() => stream.destroy(), ms).unref();
-    const last = args.length - 1;
-    const callback = args[last];
-    if (typeof callback === 'function') {
-      // pg-pool's pool.query passes a callback.
-      args[last] = (err: unknown, res: unknown) => {
-        clearTimeout(timer);
-        (callback as (e: unknown, r: unknown) => void)(err, res);
-      };
-      return plainQuery.apply(this, args);
-    }
-    const result = plainQuery.apply(this, args) as { then?: unknown } | undefined;
-    if (typeof result?.then === 'function') {
-      const done = () => clearTimeout(timer);
-      (result as Promise<unknown>).then(done, done);
-    } else clearTimeout(timer); // a submittable (cursor, stream): not used here, not bounded
-    return result;
-  };
-  (BoundedClient.prototype as unknown as { query: QueryMethod }).query = query;
-  boundedClients.set(ms, BoundedClient);
-  return BoundedClient;
+class BoundedClient extends pg.Client {
+  readonly queryTimeoutMs: number;
+  constructor(config: pg.ClientConfig & { queryTimeoutMs?: number } = {}) {
+    super(config);
+    this.queryTimeoutMs = config.queryTimeoutMs ?? DEFAULT_PG_QUERY_TIMEOUT_MS;
+  }
 }
+const boundedQuery: QueryMethod = function (...args) {
+  const { stream } = (this as unknown as { connection: { stream: { destroy(): void } } })
+    .connection;
+  const timer = setTimeout(() => stream.destroy(), this.queryTimeoutMs).unref();
+  const last = args.length - 1;
+  const callback = args[last];
+  if (typeof callback === 'function') {
+    // pg-pool's pool.query passes a callback.
+    args[last] = (err: unknown, res: unknown) => {
+      clearTimeout(timer);
+      (callback as (e: unknown, r: unknown) => void)(err, res);
+    };
+    return plainQuery.apply(this, args);
+  }
+  const result = plainQuery.apply(this, args) as { then?: unknown } | undefined;
+  if (typeof result?.then === 'function') {
+    const done = () => clearTimeout(timer);
+    (result as Promise<unknown>).then(done, done);
+  } else clearTimeout(timer); // a submittable (cursor, stream): not used here, not bounded
+  return result;
+};
+(BoundedClient.prototype as unknown as { query: QueryMethod }).query = boundedQuery;
 
 function poolConfig(target: DatabaseTarget, max: number): pg.PoolConfig {
-  const { schema, queryTimeoutMs, ...conn } = target;
+  const { schema, ...conn } = target;
   return {
-    ...conn,
+    ...conn, // queryTimeoutMs included: BoundedClient reads it
     max,
-    Client: boundedClient(queryTimeoutMs ?? DEFAULT_PG_QUERY_TIMEOUT_MS),
+    Client: BoundedClient,
     // Fail fast while PostgreSQL is down: the request gets a 503, not a hang.
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
