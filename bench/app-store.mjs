@@ -14,7 +14,7 @@
 // Usage, from the repository root, after `pnpm build` (wrap in `flock /tmp/bench.lock`):
 //   node bench/app-store.mjs [--rows 100000] [--duration 10] [--warmup 2] [--rounds 1]
 //                            [--connections 50] [--keep] [--skip-seed]
-// Rate limits: the app-store runs with APP_STORE_RATE_LIMIT_SCALE=1000000 (honoured outside
+// Rate limits: the app-store runs with RATE_LIMIT_SCALE=1000000 (honoured outside
 // NODE_ENV=production only, refused at start in production), so the limiter still runs (its
 // Redis round trip is part of the measured cost) but one load generator on one IP is never
 // throttled.
@@ -134,7 +134,7 @@ async function main() {
       NODE_ENV: 'development',
       DATABASE_URL,
       APP_STORE_DATABASE_URL: `${DATABASE_URL}?schema=${SCHEMA}`,
-      APP_STORE_RATE_LIMIT_SCALE: '1000000',
+      RATE_LIMIT_SCALE: '1000000',
       APP_STORE_LISTING_CACHE_MS: String(arg('listing-cache-ms', 1000)),
     });
     await waitFor(`http://${HOST}:${storePort}/readyz`, store, 'app-store');

@@ -325,7 +325,7 @@ async function main() {
           NODE_ENV: 'development',
           DATABASE_URL,
           APP_STORE_DATABASE_URL: `${DATABASE_URL}?schema=${SCHEMA}`,
-          APP_STORE_RATE_LIMIT_SCALE: '1000000',
+          RATE_LIMIT_SCALE: '1000000',
         },
         `app-store (tracing ${tracing})`,
         tag('app-store'),

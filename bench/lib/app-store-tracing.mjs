@@ -15,7 +15,7 @@ export function appStoreEnv({ databaseUrl, redisUrl, schema, redisPrefix }) {
     APP_STORE_DATABASE_URL: `${databaseUrl}?schema=${schema}`,
     REDIS_URL: redisUrl,
     REDIS_PREFIX: redisPrefix,
-    APP_STORE_RATE_LIMIT_SCALE: '1000000',
+    RATE_LIMIT_SCALE: '1000000',
     OTEL_EXPORTER_OTLP_ENDPOINT: '',
   };
 }

@@ -16,7 +16,11 @@ export function loadConfig<S extends z.ZodType>(
   env: NodeJS.ProcessEnv = process.env,
 ): z.infer<S> {
   const result = schema.safeParse(env);
-  if (result.success) return result.data;
+  if (result.success) {
+    const refused = testOnlyInProduction(result.data);
+    if (refused.length > 0) throw new ConfigError(refused);
+    return result.data;
+  }
   throw new ConfigError(
     result.error.issues.map((issue) => {
       const name = issue.path.join('.') || '(environment)';
@@ -73,6 +77,22 @@ export function productionRequires<K extends string>(
   };
 }
 
+/**
+ * Settings of the base schema that exist for tests and benchmarks, with the only value
+ * production accepts. Checked by loadConfig rather than a refinement, so every service's
+ * schema (an `extend` of the base, which zod refuses on a refined object) refuses them.
+ */
+const TEST_ONLY_SETTINGS = { RATE_LIMIT_SCALE: 1 } as const;
+
+function testOnlyInProduction(config: unknown): string[] {
+  if (typeof config !== 'object' || config === null) return [];
+  const values = config as Record<string, unknown>;
+  if (values.NODE_ENV !== 'production') return [];
+  return Object.entries(TEST_ONLY_SETTINGS)
+    .filter(([name, allowed]) => name in values && values[name] !== allowed)
+    .map(([name, allowed]) => `${name} is invalid: must be ${allowed} (unset) when NODE_ENV=production`);
+}
+
 /** Settings every service shares (every name in docs/configuration.md). */
 export const baseConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -104,6 +124,12 @@ export const baseConfigSchema = z.object({
     .transform((v) => (v === undefined ? undefined : Number(v)))
     .pipe(z.number().int().min(0).max(65535).optional()),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Multiplies every rate limit of the process (rate-limit.ts), so a benchmark's one load
+   * generator or a system test's thousands of requests are not throttled. Tests and
+   * benchmarks only: production refuses anything but 1 (TEST_ONLY_SETTINGS).
+   */
+  RATE_LIMIT_SCALE: z.coerce.number().int().min(1).max(1_000_000).default(1),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 

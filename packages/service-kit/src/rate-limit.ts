@@ -8,6 +8,20 @@ import { ENDPOINTS, ERROR_MESSAGES, WINDOW_SECONDS, type RateLimitRule } from '@
 
 type Response = Parameters<RequestHandler>[1];
 
+/**
+ * RATE_LIMIT_SCALE of this process, set once by createRuntime from the validated config:
+ * every limiter made here counts `points × scale`. Process-wide, because limiters are made
+ * deep inside each service's routes; in-process tests never call createRuntime, so they
+ * see 1 and pass the points they want.
+ */
+let processScale = 1;
+
+/** Multiplies every limiter this process makes from now on (RATE_LIMIT_SCALE; 1 in production). */
+export function scaleRateLimits(scale: number): void {
+  if (!Number.isInteger(scale) || scale < 1) throw new Error(`rate limit scale must be a positive integer, got ${scale}`);
+  processScale = scale;
+}
+
 /** points/durationSeconds of a catalogue limit (`@svc/types` ENDPOINTS), for `rateLimit`. */
 export const pointsOf = (rule: Pick<RateLimitRule, 'limit' | 'window'>) => ({
   points: rule.limit,
@@ -72,26 +86,27 @@ export interface RateLimit {
 
 export function rateLimit(options: RateLimitOptions): RateLimit {
   const keyPrefix = `${options.prefix}rl:${options.name}`;
+  const points = options.points * processScale;
   const limiter = new RateLimiterRedis({
     storeClient: options.redis,
     keyPrefix,
-    points: options.points,
+    points,
     duration: options.durationSeconds,
     rejectIfRedisNotReady: true,
     insuranceLimiter: new RateLimiterMemory({
       keyPrefix,
-      points: options.points,
+      points,
       duration: options.durationSeconds,
     }),
   });
 
   const refuse = (res: Response, r: RateLimiterRes) =>
-    tooManyRequests(res, options.points, r.remainingPoints, r.msBeforeNext);
+    tooManyRequests(res, points, r.remainingPoints, r.msBeforeNext);
 
   const consume: RateLimit['consume'] = async (key, res, consumeOptions) => {
     try {
       const r = await limiter.consume(key);
-      if (!consumeOptions?.quiet) setHeaders(res, options.points, r.remainingPoints, r.msBeforeNext);
+      if (!consumeOptions?.quiet) setHeaders(res, points, r.remainingPoints, r.msBeforeNext);
       return true;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
@@ -102,7 +117,7 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
 
   const check: RateLimit['check'] = async (key, res) => {
     const r = await limiter.get(key).catch(() => null);
-    if (r === null || r.consumedPoints < options.points) return true;
+    if (r === null || r.consumedPoints < points) return true;
     refuse(res, r);
     return false;
   };
@@ -157,6 +172,7 @@ return {1, n + 1, redis.call('PTTL', KEYS[1])}`;
 export function distinctLimit(options: DistinctLimitOptions): DistinctLimit {
   const keyPrefix = `${options.prefix}rl:${options.name}:`;
   const windowMs = options.durationSeconds * 1000;
+  const limit = options.limit * processScale;
   return {
     async admit(key, value, res) {
       const member = createHash('sha256').update(value).digest('base64url').slice(0, 16);
@@ -165,12 +181,12 @@ export function distinctLimit(options: DistinctLimitOptions): DistinctLimit {
         1,
         keyPrefix + key,
         member,
-        options.limit,
+        limit,
         windowMs,
       )) as [number, number, number];
       const msLeft = ttlMs > 0 ? ttlMs : windowMs;
       if (admitted === 1) return true;
-      tooManyRequests(res, options.limit, options.limit - count, msLeft);
+      tooManyRequests(res, limit, limit - count, msLeft);
       return false;
     },
   };

@@ -9,6 +9,7 @@ import { startService, type Resource, type RunningService, type StartOptions } f
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createOpsHandler, defaultOpsPort, opsHandlerOf } from './ops.js';
+import { scaleRateLimits } from './rate-limit.js';
 import { createRedis, type Redis } from './redis.js';
 import { SERVICES, type ServiceName } from './service-catalog.js';
 import { watchWorkers } from './worker-watchdog.js';
@@ -52,6 +53,10 @@ export function createRuntime(
   options: { redisForQueues?: boolean } = {},
 ): ServiceRuntime {
   const logger = createLogger(name, config.LOG_LEVEL);
+  if (config.RATE_LIMIT_SCALE !== 1) {
+    scaleRateLimits(config.RATE_LIMIT_SCALE);
+    logger.warn({ scale: config.RATE_LIMIT_SCALE }, 'rate limits scaled (RATE_LIMIT_SCALE, a test setting)');
+  }
   const metrics = createMetrics(name);
   const redis = createRedis(config.REDIS_URL, logger, { name, forQueues: options.redisForQueues });
   /** Closed before the service's own resources (the watchdog must not judge a stopping process). */

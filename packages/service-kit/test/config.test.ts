@@ -60,6 +60,23 @@ describe('the ops port and trusted proxies', () => {
   });
 });
 
+describe('RATE_LIMIT_SCALE (tests and benchmarks only)', () => {
+  it('defaults to 1, takes a multiplier outside production', () => {
+    expect(loadConfig(baseConfigSchema, {}).RATE_LIMIT_SCALE).toBe(1);
+    expect(loadConfig(baseConfigSchema, { NODE_ENV: 'test', RATE_LIMIT_SCALE: '1000' }).RATE_LIMIT_SCALE).toBe(1000);
+    expect(() => loadConfig(baseConfigSchema, { RATE_LIMIT_SCALE: '0' })).toThrow(/RATE_LIMIT_SCALE is invalid/);
+  });
+
+  it("is refused in production by every schema built on the base, the service's own included", () => {
+    const service = baseConfigSchema.extend({ OWN: z.string().default('x') });
+    for (const schema of [baseConfigSchema, service])
+      expect(() => loadConfig(schema, { NODE_ENV: 'production', RATE_LIMIT_SCALE: '10' })).toThrow(
+        'RATE_LIMIT_SCALE is invalid: must be 1 (unset) when NODE_ENV=production',
+      );
+    expect(loadConfig(service, { NODE_ENV: 'production', RATE_LIMIT_SCALE: '1' }).RATE_LIMIT_SCALE).toBe(1);
+  });
+});
+
 describe('productionRequires', () => {
   const schema = z
     .object({ NODE_ENV: z.string(), SECRET: settings.optionalString, OTHER: settings.optionalString })

@@ -6,7 +6,7 @@ import { createServiceApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import { byIp } from '../src/client-ip.js';
 import { ENDPOINTS, WINDOW_SECONDS } from '@svc/types';
-import { limitFor, rateLimit } from '../src/rate-limit.js';
+import { distinctLimit, limitFor, rateLimit, scaleRateLimits } from '../src/rate-limit.js';
 import { createRedis, waitForRedis } from '../src/redis.js';
 import { TEST_REDIS_URL, deleteRedisPrefix, testRedisPrefix } from '../src/testing.js';
 
@@ -97,6 +97,38 @@ describe('rateLimit', () => {
     expect((await request(app).post('/thing')).status).toBe(200);
     expect((await request(app).post('/thing')).status).toBe(200);
     expect((await request(app).post('/thing')).status).toBe(429);
+  });
+});
+
+describe('RATE_LIMIT_SCALE (scaleRateLimits, set by createRuntime)', () => {
+  afterAll(() => scaleRateLimits(1));
+
+  it('multiplies the points of every limiter made afterwards, plain and distinct-value ones', async () => {
+    scaleRateLimits(3);
+    const app = appWith(redis, 2);
+    const distinct = distinctLimit({ redis, prefix, name: `d${Math.random()}`, limit: 1, durationSeconds: 60 });
+    const distinctApp = createServiceApp({
+      logger,
+      routes: (a) =>
+        a.post('/value/:v', async (req, res) => {
+          if (await distinct.admit('one-key', req.params.v!, res)) res.json({ ok: true });
+        }),
+    });
+    scaleRateLimits(1);
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await request(app).post('/thing')).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    expect((await request(app).post('/thing')).headers['ratelimit-limit']).toBe('6');
+    const values: number[] = [];
+    for (const v of ['a', 'b', 'c', 'd']) values.push((await request(distinctApp).post(`/value/${v}`)).status);
+    expect(values).toEqual([200, 200, 200, 429]);
+    // Made after the scale went back to 1: the catalogue's numbers again.
+    expect((await request(appWith(redis, 2)).post('/thing')).headers['ratelimit-limit']).toBe('2');
+  });
+
+  it('takes positive integers only', () => {
+    expect(() => scaleRateLimits(0)).toThrow('positive integer');
+    expect(() => scaleRateLimits(1.5)).toThrow('positive integer');
   });
 });
 

@@ -47,7 +47,10 @@ export interface AppDeps {
   jobs?: Pick<OutboxRelay, 'nudge'>;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
-  /** Multiplies every rate limit (1 unless a benchmark raises it outside production). */
+  /**
+   * Multiplies every rate limit of this app (in-process tests; a process's limits follow
+   * the kit's RATE_LIMIT_SCALE instead).
+   */
   rateLimitScale?: number;
   /** How long each process reuses a listing answer (ms, 0 = off); default 1000. */
   listingCacheMs?: number;

@@ -16,13 +16,8 @@ export const configSchema = baseConfigSchema
     JWT_PUBLIC_KEY: settings.pem,
     /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions.md §2). */
     JWT_PUBLIC_KEYS: settings.pem,
-    /**
-     * Multiplies every rate limit, for benchmarks (one load generator, one IP). Refused in
-     * production, where the documented limits always apply.
-     */
     /** How long each process reuses a listing answer, in ms (0 = off); see listing.ts. */
     APP_STORE_LISTING_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
-    APP_STORE_RATE_LIMIT_SCALE: z.coerce.number().int().min(1).max(1_000_000).default(1),
     /** Key of the HMAC that stores each reporter's client network; required in production. */
     IP_HASH_SECRET: settings.optionalString,
     /**
@@ -30,10 +25,6 @@ export const configSchema = baseConfigSchema
      * toward the block threshold (docs/decisions.md §4). false: every distinct reporter counts.
      */
     REPORT_DISTINCT_NETWORKS: settings.bool(false),
-  })
-  .refine((c) => c.NODE_ENV !== 'production' || c.APP_STORE_RATE_LIMIT_SCALE === 1, {
-    path: ['APP_STORE_RATE_LIMIT_SCALE'],
-    message: 'must be 1 (unset) when NODE_ENV=production',
   })
   .superRefine(productionRequires({ IP_HASH_SECRET: 'is a key written in the source' }));
 

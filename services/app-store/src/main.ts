@@ -60,11 +60,6 @@ async function main(): Promise<void> {
     registry: rt.metrics.registry,
     queues: { [NOTIFY_EMAIL_QUEUE]: { queue: noticeQueue, options: NOTICE_JOB_OPTIONS } },
   });
-  if (config.APP_STORE_RATE_LIMIT_SCALE !== 1)
-    rt.logger.warn(
-      { scale: config.APP_STORE_RATE_LIMIT_SCALE },
-      'rate limits scaled (benchmark setting)',
-    );
   const app = buildApp({
     logger: rt.logger,
     metrics: rt.metrics,
@@ -76,7 +71,6 @@ async function main(): Promise<void> {
     systemMessages,
     jobs,
     trustProxy: config.TRUSTED_PROXIES,
-    rateLimitScale: config.APP_STORE_RATE_LIMIT_SCALE,
     listingCacheMs: config.APP_STORE_LISTING_CACHE_MS,
     ipHashSecret: secret,
     reportDistinctNetworks: config.REPORT_DISTINCT_NETWORKS,

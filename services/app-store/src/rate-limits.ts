@@ -5,8 +5,8 @@
 // catalogue, beside the authenticated bucket), and 30 failed API-key authentications per 10 minutes per IP, after which the
 // IP's key attempts get 429 until the window ends: keys cannot be guessed at speed, and
 // failed look-ups stay off the database.
-// `scale` multiplies every limit: 1 in production (the config refuses anything else
-// there); benchmarks raise it so one load generator on one IP is not throttled.
+// `scale` multiplies every limit of one app, for in-process tests; a process's limits are
+// scaled by the kit's RATE_LIMIT_SCALE (benchmarks, system tests; refused in production).
 import type { Request } from 'express';
 import type { Redis } from '@svc/service-kit';
 import { REPORT_LIMITS } from '@svc/types';

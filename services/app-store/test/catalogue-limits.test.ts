@@ -1,6 +1,6 @@
 // The limiters read the endpoint catalogue: with other numbers in the catalogue, the
-// service enforces those (RateLimit-Limit), so no literal can drift from it;
-// APP_STORE_RATE_LIMIT_SCALE still multiplies them.
+// service enforces those (RateLimit-Limit), so no literal can drift from it; the app's
+// rateLimitScale still multiplies them.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { overrideCatalogueLimits } from '@svc/service-kit/testing';

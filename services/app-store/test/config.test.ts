@@ -16,8 +16,11 @@ describe('app-store config', () => {
     expect(loadConfig(configSchema, {}).IP_HASH_SECRET).toBeUndefined();
   });
 
-  it('still refuses the benchmark rate-limit scale in production', () => {
-    const env = { NODE_ENV: 'production', IP_HASH_SECRET: 'x', APP_STORE_RATE_LIMIT_SCALE: '10' };
-    expect(() => loadConfig(configSchema, env)).toThrow(/APP_STORE_RATE_LIMIT_SCALE/);
+  it("refuses the kit's test rate-limit scale in production, takes it elsewhere", () => {
+    const env = { NODE_ENV: 'production', IP_HASH_SECRET: 'x', RATE_LIMIT_SCALE: '10' };
+    expect(() => loadConfig(configSchema, env)).toThrow(
+      /RATE_LIMIT_SCALE is invalid: must be 1 \(unset\) when NODE_ENV=production/,
+    );
+    expect(loadConfig(configSchema, { RATE_LIMIT_SCALE: '10' }).RATE_LIMIT_SCALE).toBe(10);
   });
 });
