@@ -158,15 +158,22 @@ export async function startFakeCaptcha(secret: string, token: string) {
  */
 export async function startFakeWebsite() {
   const verified = new Set<string>();
+  /** Pages given their own title and description (`page()`); others get the defaults. */
+  const pages = new Map<string, { title: string; description: string }>();
+  const escape = (text: string) =>
+    text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
   const server = await listen((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const meta = path.startsWith('/claimable/')
       ? [...verified].map((id) => `<meta name="svc-verify" content="${id}">`).join('')
       : '';
+    const own = pages.get(path);
+    const title = own ? escape(own.title) : `Contract page ${path}`;
+    const description = own ? escape(own.description) : 'A page for the contract test';
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(
-      `<!doctype html><html><head><title>Contract page ${path}</title>` +
-        `<meta name="description" content="A page for the contract test">${meta}</head>` +
+      `<!doctype html><html><head><title>${title}</title>` +
+        `<meta name="description" content="${description}">${meta}</head>` +
         `<body><h1>Developer tools</h1></body></html>`,
     );
   });
@@ -174,6 +181,8 @@ export async function startFakeWebsite() {
     host: `127.0.0.1:${server.port}`,
     url: (path: string) => `${server.origin}${path}`,
     verify: (siteId: string) => void verified.add(siteId),
+    /** Serve `path` with this title and description (what a scrape of it finds). */
+    page: (path: string, content: { title: string; description: string }) => void pages.set(path, content),
     close: server.close,
   };
 }
