@@ -1,6 +1,7 @@
 // Moderation of apps under /api/v1/moderation (moderators only; docs/decisions.md §9).
 // Reporters are never identified: a report is shown by its opaque id only.
 import { z } from 'zod';
+import { text } from './text-schema.js';
 import { IsoDateTime, LimitParam, OffsetPaginationMeta, OffsetPaginationQuery } from './common.js';
 import { APPEAL_TEXT_MAX, AppSlug, AppStatus, ReportReason } from './app-store.js';
 
@@ -74,10 +75,10 @@ export const AppReportHistoryResponse = z.object({
 export type AppReportHistoryResponse = z.infer<typeof AppReportHistoryResponse>;
 
 /** Why a moderator restores or blocks an app (kept in the audit log). */
-export const ModerationReasonBody = z.object({ reason: z.string().trim().min(1).max(1000) });
+export const ModerationReasonBody = z.object({ reason: text(1000, { trim: true, min: 1 }) });
 export type ModerationReasonBody = z.infer<typeof ModerationReasonBody>;
 
-export const DismissReportsBody = z.object({ reason: z.string().trim().max(1000).optional() });
+export const DismissReportsBody = z.object({ reason: text(1000, { trim: true }).optional() });
 export type DismissReportsBody = z.infer<typeof DismissReportsBody>;
 
 export const ModerationActionResponse = z.object({
@@ -96,8 +97,8 @@ export const auditQueryOf = <const T extends readonly [string, ...string[]]>(tar
   z.object({
     target_type: z.enum(targetTypes).optional(),
     /** only with target_type */
-    target_id: z.string().min(1).max(200).optional(),
-    cursor: z.string().max(40).optional(),
+    target_id: text(200, { min: 1 }).optional(),
+    cursor: text(40).optional(),
     limit: LimitParam,
   });
 
@@ -141,7 +142,7 @@ export type AuditPageResponse = z.infer<typeof AuditPageResponse>;
 // ---- the author's side (GET /api/v1/me/apps/{slug}/audit, POST .../appeal) ------------
 
 /** An author's appeal of their app's current block. */
-export const AppealBody = z.object({ text: z.string().trim().min(1).max(APPEAL_TEXT_MAX) });
+export const AppealBody = z.object({ text: text(APPEAL_TEXT_MAX, { trim: true, min: 1 }) });
 export type AppealBody = z.infer<typeof AppealBody>;
 
 export const AppealResponse = z.object({
@@ -151,7 +152,7 @@ export const AppealResponse = z.object({
 export type AppealResponse = z.infer<typeof AppealResponse>;
 
 export const AuthorAuditQuery = z.object({
-  cursor: z.string().max(40).optional(),
+  cursor: text(40).optional(),
   limit: LimitParam,
 });
 export type AuthorAuditQuery = z.infer<typeof AuthorAuditQuery>;

@@ -1,5 +1,6 @@
 // Application listing interface under /api/v1 (docs/api-reference.md, docs/decisions.md §3–4).
 import { z } from 'zod';
+import { text } from './text-schema.js';
 import { Id, IsoDateTime, OffsetPaginationMeta, OffsetPaginationQuery } from './common.js';
 import {
   APP_CATEGORIES,
@@ -37,9 +38,9 @@ export const AppSlug = z
   );
 export type AppSlug = z.infer<typeof AppSlug>;
 
-export const AppName = z.string().trim().min(1).max(80);
+export const AppName = text(80, { trim: true, min: 1 });
 export type AppName = z.infer<typeof AppName>;
-export const AppDescription = z.string().max(2000);
+export const AppDescription = text(2000);
 export type AppDescription = z.infer<typeof AppDescription>;
 
 /** `https://` only; the prefix check also refuses forms like `https:host` that URL parsing accepts. */
@@ -49,16 +50,16 @@ export const AppUrl = z
   .regex(/^https:\/\//i, 'URL must start with https://');
 export type AppUrl = z.infer<typeof AppUrl>;
 
-export const AppChain = z.string().trim().min(1).max(64);
+export const AppChain = text(64, { trim: true, min: 1 });
 export type AppChain = z.infer<typeof AppChain>;
 
 export const HexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Colour must be #rrggbb');
 export type HexColor = z.infer<typeof HexColor>;
 
-export const IconSvg = z.string().max(ICON_SVG_MAX_LENGTH);
+export const IconSvg = text(ICON_SVG_MAX_LENGTH);
 export type IconSvg = z.infer<typeof IconSvg>;
 
-export const TechTags = z.array(z.string().trim().min(1).max(32)).max(10);
+export const TechTags = z.array(text(32, { trim: true, min: 1 })).max(10);
 export type TechTags = z.infer<typeof TechTags>;
 
 /** Semantic Versioning 2.0.0 (the official regular expression). */
@@ -160,10 +161,7 @@ export const AppListQuery = OffsetPaginationQuery.extend({
   category: AppCategory.optional(),
   app_type: AppType.optional(),
   /** Searches name, description and tech_tags; capped to keep queries cheap. */
-  q: z
-    .string()
-    .trim()
-    .max(200)
+  q: text(200, { trim: true })
     .optional()
     .meta({
       param: {
@@ -227,7 +225,7 @@ export type UpdateAppResponse = z.infer<typeof UpdateAppResponse>;
 
 export const ReportAppBody = z.object({
   reason: ReportReason.default('other'),
-  detail: z.string().max(500).optional(),
+  detail: text(500).optional(),
 });
 export type ReportAppBody = z.infer<typeof ReportAppBody>;
 

@@ -1,5 +1,6 @@
 // Public chat room: messages, likes and entrance messages (docs/api-reference.md, docs/decisions.md §5).
 import { z } from 'zod';
+import { text } from './text-schema.js';
 import { Id, IsoDateTime, LimitParam } from './common.js';
 import { CHAT_MESSAGE_MAX_LENGTH } from './constants.js';
 
@@ -39,7 +40,7 @@ export type ChatMessageListResponse = z.infer<typeof ChatMessageListResponse>;
 
 /** Trimmed first, so whitespace-only content is empty and refused. */
 export const PostChatMessageBody = z.object({
-  content: z.string().trim().min(1).max(CHAT_MESSAGE_MAX_LENGTH),
+  content: text(CHAT_MESSAGE_MAX_LENGTH, { trim: true, min: 1 }),
 });
 export type PostChatMessageBody = z.infer<typeof PostChatMessageBody>;
 
@@ -126,7 +127,7 @@ export const MuteChatSenderBody = z.object({
   sender: Id,
   minutes: z.number().int().min(1).max(CHAT_MUTE_MAX_MINUTES),
   /** why (kept in the chat's audit log); optional */
-  reason: z.string().trim().max(500).optional(),
+  reason: text(500, { trim: true }).optional(),
 });
 export type MuteChatSenderBody = z.infer<typeof MuteChatSenderBody>;
 

@@ -1,6 +1,8 @@
 // Shapes and constants shared by every bounded context (docs/decisions.md §1).
 import { z } from 'zod';
 import { LANGUAGE_CODES, SITE_TAGS } from './constants.js';
+import { INVALID_UNICODE } from './text.js';
+import { text } from './text-schema.js';
 
 /** Every error of both interfaces; `details` carries validation issues only. */
 export const ErrorResponse = z
@@ -24,6 +26,7 @@ export const ERROR_MESSAGES = {
   payloadTooLarge: 'Payload too large',
   invalidJson: 'Invalid JSON body',
   nulCharacter: 'Invalid request: NUL characters (U+0000) are not accepted',
+  invalidUnicode: INVALID_UNICODE,
   invalidOrExpiredCode: 'Invalid or expired code',
   usernameTaken: 'Username already taken',
   slugTaken: 'Slug already taken',
@@ -97,7 +100,7 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /** Non-empty opaque identifier used in path parameters and ids (nanoid, cuid, uuid...). */
-export const Id = z.string().min(1).max(128);
+export const Id = text(128, { min: 1 });
 export type Id = z.infer<typeof Id>;
 
 /** Generic body of a 200 that only acknowledges. */

@@ -10,3 +10,5 @@ export * from './chat.js';
 export * from './translate.js';
 export * from './events.js';
 export * from './endpoints.js';
+export * from './text.js';
+export * from './text-schema.js';

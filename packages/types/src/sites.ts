@@ -1,6 +1,7 @@
 // Site sharing: sites, tags, boosts, claims, clicks, bookmarks, daily background
 // (docs/api-reference.md, docs/decisions.md §5).
 import { z } from 'zod';
+import { text } from './text-schema.js';
 import { Id, IsoDateTime, PageParam, SiteTag } from './common.js';
 
 export const SITES_PAGE_SIZE = 60;
@@ -69,10 +70,7 @@ export type SiteIdParams = z.infer<typeof SiteIdParams>;
 
 export const SiteListQuery = z.object({
   /** Matches title, description, url/domain and tags; capped to keep queries cheap. */
-  search: z
-    .string()
-    .trim()
-    .max(200)
+  search: text(200, { trim: true })
     .optional()
     .meta({
       param: {
@@ -111,7 +109,7 @@ export type GetSiteResponse = z.infer<typeof GetSiteResponse>;
 
 /** `url` is only bounded here: parsing, http(s) check and normalisation are service rules. */
 export const SubmitSiteBody = z.object({
-  url: z.string().trim().min(1).max(SITE_URL_MAX_LENGTH),
+  url: text(SITE_URL_MAX_LENGTH, { trim: true, min: 1 }),
   captchaToken: z.string().min(1).optional(),
 });
 export type SubmitSiteBody = z.infer<typeof SubmitSiteBody>;
@@ -202,7 +200,7 @@ export type DailyBgResponse = z.infer<typeof DailyBgResponse>;
 // ---- moderation ------------------------------------------------------------------------
 
 /** POST /api/moderation/sites/{id}/hide: why (kept with the site, shown to moderators only). */
-export const HideSiteBody = z.object({ reason: z.string().trim().min(1).max(500) });
+export const HideSiteBody = z.object({ reason: text(500, { trim: true, min: 1 }) });
 export type HideSiteBody = z.infer<typeof HideSiteBody>;
 
 export const HideSiteResponse = z.object({

@@ -1,5 +1,6 @@
 // AI translation between the 12 languages (docs/api-reference.md, docs/decisions.md §5).
 import { z } from 'zod';
+import { text } from './text-schema.js';
 import { LanguageCode } from './common.js';
 
 export const TRANSLATE_TEXT_MAX_LENGTH = 2000;
@@ -7,7 +8,7 @@ export const TRANSLATE_CACHE_SECONDS = 24 * 60 * 60;
 
 /** Not trimmed: whitespace can be meaningful in the text to translate. */
 export const TranslateBody = z.object({
-  text: z.string().min(1).max(TRANSLATE_TEXT_MAX_LENGTH),
+  text: text(TRANSLATE_TEXT_MAX_LENGTH, { min: 1 }),
   targetLang: LanguageCode,
 });
 export type TranslateBody = z.infer<typeof TranslateBody>;

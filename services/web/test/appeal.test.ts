@@ -1,7 +1,7 @@
 // The appeal form's post, checked against the contract before anything is sent, and the
 // words a refused appeal gets.
 import { describe, expect, it } from '@jest/globals';
-import { APPEAL_TEXT_MAX, AppealBody } from '@svc/types';
+import { APPEAL_TEXT_MAX, AppealBody, textLimits } from '@svc/types';
 import { APPEAL_MAX, appealFailureKey, parseAppeal } from '../app/components/apps/appeal.js';
 
 const form = (fields: Record<string, string>) => {
@@ -12,7 +12,7 @@ const form = (fields: Record<string, string>) => {
 
 describe('parseAppeal', () => {
   it('reads the limit from the contract', () => {
-    expect(APPEAL_MAX).toBe(AppealBody.shape.text.maxLength);
+    expect(APPEAL_MAX).toBe(textLimits(AppealBody.shape.text).maxLength);
     expect(APPEAL_MAX).toBe(APPEAL_TEXT_MAX);
   });
 

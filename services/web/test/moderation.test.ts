@@ -1,7 +1,7 @@
 // The moderation pages' pure parts: a form's post as a command (checked against the contract's
 // limits before anything is sent) and the audit page's filter from its URL.
 import { describe, expect, it } from '@jest/globals';
-import { HideSiteBody, ModerationReasonBody, MuteChatSenderBody } from '@svc/types';
+import { HideSiteBody, ModerationReasonBody, MuteChatSenderBody, textLimits } from '@svc/types';
 import { AUDIT_SOURCES, auditFilterOf, auditHref } from '../app/routes/moderation/audit-sources.js';
 import { LIMITS, parseCommand } from '../app/routes/moderation/commands.js';
 
@@ -13,8 +13,8 @@ const form = (fields: Record<string, string>) => {
 
 describe('parseCommand', () => {
   it('reads the limits from the contract', () => {
-    expect(LIMITS.appReason).toBe(ModerationReasonBody.shape.reason.maxLength);
-    expect(LIMITS.siteReason).toBe(HideSiteBody.shape.reason.maxLength);
+    expect(LIMITS.appReason).toBe(textLimits(ModerationReasonBody.shape.reason).maxLength);
+    expect(LIMITS.siteReason).toBe(textLimits(HideSiteBody.shape.reason).maxLength);
     expect(LIMITS.muteMinutes).toBe(MuteChatSenderBody.shape.minutes.maxValue);
   });
 

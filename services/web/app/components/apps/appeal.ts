@@ -1,9 +1,9 @@
 // An appeal form's post, checked against the contract's own schema (AppealBody from
 // @svc/types) before anything is sent: a post without JavaScript, or one that skipped the
 // browser's checks, gets the same words as the browser. Pure; test/appeal.test.ts covers it.
-import { APPEAL_TEXT_MAX, AppealBody } from '@svc/types';
+import { APPEAL_TEXT_MAX, AppealBody, textLimits } from '@svc/types';
 
-export const APPEAL_MAX = AppealBody.shape.text.maxLength ?? APPEAL_TEXT_MAX;
+export const APPEAL_MAX = textLimits(AppealBody.shape.text).maxLength ?? APPEAL_TEXT_MAX;
 
 export type AppealProblem = 'required' | 'tooLong';
 

@@ -2,7 +2,7 @@
 // the contract's schemas (@svc/types) before anything is sent, so a form without JavaScript
 // gets the same field messages as one with it. Pure; the actions (moderation.server.ts) run
 // the commands, test/moderation-commands.test.ts covers the parsing.
-import { DismissReportsBody, HideSiteBody, Id, ModerationReasonBody, MuteChatSenderBody } from '@svc/types';
+import { DismissReportsBody, HideSiteBody, Id, ModerationReasonBody, MuteChatSenderBody, textLimits } from '@svc/types';
 
 export const INTENTS = ['restore', 'block', 'dismiss', 'hide-site', 'restore-site', 'delete-message', 'mute-sender'] as const;
 export type Intent = (typeof INTENTS)[number];
@@ -26,10 +26,10 @@ export type Parsed =
 
 /** The limits the forms show (maxlength, max), read from the same schemas. */
 export const LIMITS = {
-  appReason: ModerationReasonBody.shape.reason.maxLength ?? 1000,
-  siteReason: HideSiteBody.shape.reason.maxLength ?? 500,
+  appReason: textLimits(ModerationReasonBody.shape.reason).maxLength ?? 1000,
+  siteReason: textLimits(HideSiteBody.shape.reason).maxLength ?? 500,
   muteMinutes: MuteChatSenderBody.shape.minutes.maxValue ?? 43_200,
-  id: Id.maxLength ?? 128,
+  id: textLimits(Id).maxLength ?? 128,
 } as const;
 
 function text(form: FormData, name: string): string {

@@ -1,0 +1,37 @@
+// `text()`: the string schema of every user-written field, its limits in code points.
+import { z } from 'zod';
+import { codePointLength, INVALID_UNICODE, isWellFormedText } from './text.js';
+
+interface TextOptions {
+  /** Fewest characters (code points); after trimming when `trim` is set. */
+  min?: number;
+  /** Trim white space at both ends before the limits are checked. */
+  trim?: boolean;
+}
+
+/**
+ * A string of at most `max` characters counted in code points (zod's own `.max` counts
+ * UTF-16 units). The JSON Schema keeps `minLength`/`maxLength`, which count code points too.
+ */
+export function text(max: number, options: TextOptions = {}) {
+  const { min, trim = false } = options;
+  const base = trim ? z.string().trim() : z.string();
+  const checked = base.check((ctx) => {
+    if (!isWellFormedText(ctx.value)) {
+      ctx.issues.push({ code: 'custom', message: INVALID_UNICODE, input: ctx.value });
+      return;
+    }
+    const length = codePointLength(ctx.value);
+    if (min !== undefined && length < min)
+      ctx.issues.push({ code: 'too_small', minimum: min, origin: 'string', inclusive: true, input: ctx.value });
+    else if (length > max)
+      ctx.issues.push({ code: 'too_big', maximum: max, origin: 'string', inclusive: true, input: ctx.value });
+  });
+  return checked.meta(min === undefined ? { maxLength: max } : { minLength: min, maxLength: max });
+}
+
+/** The `{ minLength, maxLength }` a `text()` schema declares (for forms and messages). */
+export function textLimits(schema: z.ZodType): { minLength?: number; maxLength?: number } {
+  const meta = schema.meta() as { minLength?: number; maxLength?: number } | undefined;
+  return { minLength: meta?.minLength, maxLength: meta?.maxLength };
+}
