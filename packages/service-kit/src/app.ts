@@ -8,7 +8,7 @@ import { ENDPOINTS, ERROR_MESSAGES, type ServiceName } from '@svc/types';
 import { accessLog } from './access-log.js';
 import { HttpError } from './errors.js';
 import { isDependencyUnavailable } from './dependency-errors.js';
-import { refuseNul } from './refuse-nul.js';
+import { refuseInvalidText, refuseInvalidUtf8 } from './refuse-invalid-text.js';
 import { runChecks, type ReadinessCheck } from './health.js';
 import { attachOpsHandler, createOpsHandler } from './ops.js';
 import type { Logger } from './logger.js';
@@ -68,8 +68,12 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     createOpsHandler({ metrics: options.metrics, readiness: options.readiness }),
   );
 
-  app.use(keepTraceContext(express.json({ limit: options.bodyLimit ?? '64kb', strict: true })));
-  app.use(refuseNul);
+  app.use(
+    keepTraceContext(
+      express.json({ limit: options.bodyLimit ?? '64kb', strict: true, verify: refuseInvalidUtf8 }),
+    ),
+  );
+  app.use(refuseInvalidText);
   options.routes(app);
   app.use(methodNotAllowedOrNotFound(app, catalogueMethods(options.service)));
   app.use(errorHandler(options.logger));

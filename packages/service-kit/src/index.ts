@@ -18,7 +18,7 @@ export * from './ops.js';
 export * from './pg-transaction.js';
 export * from './prisma-adapter.js';
 export * from './rate-limit.js';
-export * from './refuse-nul.js';
+export * from './refuse-invalid-text.js';
 export * from './redis.js';
 export * from './request-id.js';
 export * from './service-catalog.js';

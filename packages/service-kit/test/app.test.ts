@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import express from 'express';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ENDPOINTS, HTTP_METHODS, SERVICE_NAMES, toExpressPath } from '@svc/types';
 import { z } from 'zod';
@@ -41,6 +43,23 @@ function buildApp(ready = true) {
   });
 }
 
+/** POSTs `bytes` as they are (supertest would serialise a Buffer as JSON). */
+async function postBytes(app: express.Express, path: string, bytes: Buffer): Promise<{ status: number; body: unknown }> {
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const { port } = server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new Uint8Array(bytes),
+    });
+    return { status: res.status, body: await res.json() };
+  } finally {
+    server.close();
+  }
+}
+
 describe('createServiceApp', () => {
   const app = buildApp();
 
@@ -60,6 +79,32 @@ describe('createServiceApp', () => {
     // `%2500` is a literal "%00", not a NUL.
     expect((await request(app).get('/items/a%2500b')).body).toEqual({ id: 'a%00b' });
     expect((await request(app).post('/items').send({ name: 'fine' })).status).toBe(201);
+  });
+
+  it('refuses text that is not valid Unicode anywhere in a request with 400', async () => {
+    const invalid = { error: 'Invalid request: text must be valid Unicode' };
+    const refused = [
+      await request(app).get('/items/%ED%A0%80'), // an encoded surrogate
+      await request(app).get('/items/a%FFb'),
+      await request(app).get('/items/1?q=%C3'), // a cut two-byte sequence
+      await request(app).get('/items/1?%C0%AF=1'), // an overlong "/"
+      await request(app).post('/items').send({ name: '\ud800' }),
+      await request(app).post('/items').send({ name: 'a\udfffb' }),
+      await request(app).post('/items').send({ name: 'ok', tags: ['\udc00\ud800'] }),
+      await request(app).post('/items').send({ name: 'ok', ['k\ud83d']: 1 }),
+      await request(app).post('/items').set('content-type', 'application/json').send('{"name":"\\ud800"}'),
+      await postBytes(app, '/items', Buffer.from('{"name":"\xff"}', 'latin1')),
+    ];
+    for (const res of refused) {
+      expect([res.status, res.body]).toEqual([400, invalid]);
+    }
+  });
+
+  it('takes text outside the Basic Multilingual Plane and bidirectional marks as ordinary input', async () => {
+    expect((await request(app).get('/items/%F0%A0%AE%B7%F0%9F%98%80')).body).toEqual({ id: '𠮷😀' });
+    expect((await request(app).get('/items/%E2%80%AEx?q=%F0%A9%B8%BD')).body).toEqual({ id: '\u202ex' });
+    const res = await request(app).post('/items').send({ name: '👩‍👩‍👧‍👦 𠮷 مرحبا' });
+    expect([res.status, res.body]).toEqual([201, { name: '👩‍👩‍👧‍👦 𠮷 مرحبا' }]);
   });
 
   it('answers a body in a charset or coding it cannot decode with 400 JSON, not 415', async () => {

@@ -189,15 +189,15 @@ type EndpointSpec = Omit<Endpoint, 'responses'> & {
 const error = (description: string): EndpointResponse => ({ description, schema: ErrorResponse });
 
 /**
- * Services answering through the service kit's app, which refuses a NUL character anywhere
- * in a request (PostgreSQL text cannot hold one) with 400.
+ * Services answering through the service kit's app, which refuses text no store can hold
+ * anywhere in a request with 400: a NUL character, or text that is not valid Unicode.
  */
 const SERVED_BY_KIT = (service: ServiceName) => service !== 'gateway' && service !== 'realtime';
 
 /**
  * Adds the error statuses that follow from the endpoint's shape (docs/decisions.md §1), so they are
  * never forgotten: 400 when there is a query or body to validate (and, from the kit's
- * services, for a NUL character anywhere), 401 when authentication
+ * services, for a NUL or invalid Unicode anywhere), 401 when authentication
  * is required, 413 with a body, 429 when rate-limited, 503 when a data store is needed, and
  * 408 (a request too slow to arrive) and 500 (a crash still answers JSON) everywhere. Specific `errors` override these texts.
  */
@@ -206,10 +206,12 @@ function endpoint(spec: EndpointSpec): Endpoint {
   const responses: { [status: number]: EndpointResponse } = { ...ok };
   if (rest.query || rest.body)
     responses[400] = error(
-      'Invalid request (validation failed, body is not JSON or not decodable, or a NUL character)',
+      'Invalid request (validation failed, body is not JSON or not decodable, a NUL character or text that is not valid Unicode)',
     );
   else if (SERVED_BY_KIT(rest.service))
-    responses[400] = error('Invalid request (a NUL character in the path or query string)');
+    responses[400] = error(
+      'Invalid request (a NUL character, or text that is not valid Unicode, in the path or query string)',
+    );
   if (rest.auth === 'session' || rest.auth === 'session-or-key')
     responses[401] = error('Authentication required');
   if (rest.body) responses[413] = error('Request body too large');

@@ -103,7 +103,8 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
 
   // After the literal /api/sites/tags and /api/sites/my-submissions, which it would shadow.
   // An id the schema refuses (over 128 characters) names no site: 404 like an unknown one
-  // (the catalogue's rule for path parameters); only a NUL is a 400 (the kit's refuseNul).
+  // (the catalogue's rule for path parameters); only a NUL or invalid Unicode is a 400
+  // (the kit's refuseInvalidText).
   app.get('/api/sites/:id', async (req, res) => {
     const params = SiteIdParams.safeParse(req.params);
     if (!params.success) throw notFound(SITE_NOT_FOUND);
