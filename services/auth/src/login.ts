@@ -1,6 +1,6 @@
 // The email-code login: send a code, verify it, find or create the user.
 import { nanoid } from 'nanoid';
-import { ERROR_MESSAGES } from '@svc/types';
+import { ERROR_MESSAGES, truncateText } from '@svc/types';
 import { HttpError, badRequest, conflict, newId } from '@svc/service-kit';
 import { baseUsername, usernameCandidate } from './domain/default-username.js';
 import { CODE_TTL_MS, MAX_WRONG_ATTEMPTS, codeMatches, generateCode, hashCode } from './domain/login-code.js';
@@ -24,7 +24,7 @@ export function createLogin(deps: { store: AuthStore; mailer: Mailer; codeSecret
         if (!isUniqueViolation(err)) throw err;
       }
     }
-    return store.createUser({ id: newId(), email, username: usernameCandidate(`${base.slice(0, 20)}-${nanoid(6)}`, 0) });
+    return store.createUser({ id: newId(), email, username: usernameCandidate(`${truncateText(base, 20)}-${nanoid(6)}`, 0) });
   }
 
   return {

@@ -21,6 +21,11 @@ describe('formatSenderLocation', () => {
     expect(formatSenderLocation({ country: 'FR', city: 'A|B\nC  ' })).toBe('FR|A B C');
     expect(formatSenderLocation({ country: 'FR', city: 'x'.repeat(300) })).toHaveLength(83);
   });
+  it('cuts a long city at 80 characters without splitting one', () => {
+    // 79 + 2 characters: a UTF-16 cut at 80 units would keep half of the first 𠮷.
+    expect(formatSenderLocation({ country: 'JP', city: `${'x'.repeat(79)}𠮷𠮷` })).toBe(`JP|${'x'.repeat(79)}𠮷`);
+    expect(geoSenderName({ country: 'JP', city: '😀'.repeat(90) }, 'AB12')).toBe(`Visitor from ${'😀'.repeat(80)} #AB12`);
+  });
 });
 
 describe('geoSenderName', () => {

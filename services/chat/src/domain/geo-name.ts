@@ -1,5 +1,6 @@
 // Geo-based identity of a visitor (docs/decisions.md §5): "Visitor from Tokyo #1A2B" and the raw
 // location `<country_code>|<city>`. Pure: the IP lookup happens in geo-lookup.ts.
+import { truncateText } from '@svc/types';
 
 /** What an offline IP database knows; empty strings where it knows nothing. */
 export interface GeoPlace {
@@ -12,12 +13,11 @@ const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'n
 
 /** Strips what the location format and a display name cannot hold. */
 function cleanCity(city: string): string {
-  return city
+  const cleaned = city
     .replace(/[|\p{Cc}]/gu, ' ')
     .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, CITY_MAX_LENGTH)
     .trim();
+  return truncateText(cleaned, CITY_MAX_LENGTH).trim();
 }
 
 function countryCode(place: GeoPlace | null): string | undefined {

@@ -2,7 +2,7 @@
 // URL policy of @svc/safe-fetch (public http(s) destinations): a `javascript:` or `data:`
 // favicon, or an og:image at 169.254.169.254 or http://localhost/, would point every
 // browser that lists the site at it. Pure: the rules in one place, unit-tested without a page.
-import type { SiteType } from '@svc/types';
+import { truncateText, type SiteType } from '@svc/types';
 
 export const MAX_TITLE_CHARS = 200;
 export const MAX_DESCRIPTION_CHARS = 1000;
@@ -49,8 +49,8 @@ export function toPageMetadata(
   };
   const image = profile ? (url(raw.ogImage) ?? url(raw.image)) : url(raw.image);
   return {
-    title: clip(text(raw.title) ?? opts.fallbackTitle, MAX_TITLE_CHARS),
-    description: clip(description ?? '', MAX_DESCRIPTION_CHARS),
+    title: truncateText(text(raw.title) ?? opts.fallbackTitle, MAX_TITLE_CHARS, '…'),
+    description: truncateText(description ?? '', MAX_DESCRIPTION_CHARS, '…'),
     faviconUrl: url(raw.logo) ?? url(defaultFavicon(opts.pageUrl)) ?? null,
     ogImageUrl: image ?? null,
   };
@@ -67,16 +67,6 @@ function text(v: unknown): string | undefined {
   return cleaned === '' ? undefined : cleaned;
 }
 
-/** Cut at a code point boundary (never half a surrogate pair), with an ellipsis. */
-function clip(s: string, max: number): string {
-  const chars = Array.from(s);
-  return chars.length <= max
-    ? s
-    : `${chars
-        .slice(0, max - 1)
-        .join('')
-        .trimEnd()}…`;
-}
 
 /** An absolute http(s) URL (relative ones resolved against the page), else undefined. */
 function httpUrl(v: unknown, base: string): string | undefined {

@@ -4,6 +4,7 @@
 // the HTML 404 page.
 import { ApiError } from '@svc/client';
 import type { AppDetail, ReportReason } from '@svc/types';
+import { truncateText } from '@svc/types/text';
 import { REPORT_BLOCK_THRESHOLD, REPORT_REASONS } from '@svc/types/constants';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +26,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
   if (!app) return [];
   const base = rootOf(matches)?.publicBaseUrl ?? '';
   const url = `${base}/apps/${encodeURIComponent(app.slug)}`;
-  const description = app.description.slice(0, 300) || app.name;
+  const description = truncateText(app.description, 300, '…') || app.name;
   return [
     { title: `${app.name} · svc` },
     { name: 'description', content: description },
@@ -84,7 +85,7 @@ export async function action({ request, context, params }: Route.ActionArgs): Pr
   }
   if (intent === 'report') {
     const reason = String(form.get('reason') ?? 'other');
-    const detail = String(form.get('detail') ?? '').slice(0, 500);
+    const detail = truncateText(String(form.get('detail') ?? ''), 500);
     try {
       const res = await api.apps.report(slug, {
         reason: (REPORT_REASONS as readonly string[]).includes(reason) ? (reason as ReportReason) : 'other',

@@ -2,6 +2,7 @@
 // with the API's own offset/limit. Every view is a plain GET form or link: shareable, and it
 // works without JavaScript.
 import type { AppListQuery } from '@svc/types';
+import { truncateText } from '@svc/types/text';
 import { APP_CATEGORIES, APP_TYPES } from '@svc/types/constants';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigate } from 'react-router';
@@ -31,7 +32,7 @@ function nonNegativeInt(value: string | null, max: number): number | undefined {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const q = (url.searchParams.get('q') ?? '').trim().slice(0, 200);
+  const q = truncateText((url.searchParams.get('q') ?? '').trim(), 200);
   const query: Partial<AppListQuery> = {
     q: q === '' ? undefined : q,
     category: oneOf(APP_CATEGORIES, url.searchParams.get('category')),

@@ -4,6 +4,7 @@
 // open appeal (marker, excerpt, time). Reporters are never named (the API does not know them
 // to the page either).
 import type { ModerationQueueItem } from '@svc/types';
+import { truncateText } from '@svc/types/text';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Route } from './+types/queue';
@@ -58,7 +59,7 @@ const EXCERPT_MAX = 140;
 
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= EXCERPT_MAX ? flat : `${flat.slice(0, EXCERPT_MAX - 1).trimEnd()}…`;
+  return truncateText(flat, EXCERPT_MAX, '…');
 }
 
 function AppealCell({ item }: { item: ModerationQueueItem }) {

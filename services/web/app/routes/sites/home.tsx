@@ -2,6 +2,7 @@
 // searched, paged — all in the query string, as plain links and GET forms), sharing a site,
 // and the public chat. Live updates come over the page's one WebSocket (app/lib/live.ts).
 import type { ChatMessage, DailyBgResponse, SiteListResponse, SiteTag } from '@svc/types';
+import { truncateText } from '@svc/types/text';
 import { SITE_TAGS } from '@svc/types/constants';
 import { useTranslation } from 'react-i18next';
 import { data, useRevalidator, useSearchParams } from 'react-router';
@@ -38,7 +39,7 @@ export function readFilters(params: URLSearchParams): HomeFilters {
   return {
     sort: sort === 'recent' ? 'recent' : 'hot',
     tag: (SITE_TAGS as readonly string[]).includes(tag ?? '') ? (tag as SiteTag) : undefined,
-    search: (params.get('search') ?? '').trim().slice(0, 200),
+    search: truncateText((params.get('search') ?? '').trim(), 200),
     page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
   };
 }
