@@ -4,7 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createRequestHandler } from '@react-router/express';
-import { requestIdFrom, withServerSpan, type Logger, type Metrics } from '@svc/service-kit';
+import {
+  requestIdFrom,
+  TEXT_PROBLEM_MESSAGES,
+  textProblemOfUrl,
+  withServerSpan,
+  type Logger,
+  type Metrics,
+} from '@svc/service-kit';
 import compression from 'compression';
 import express, { type Express } from 'express';
 import { RouterContextProvider, type RouterContext, type ServerBuild } from 'react-router';
@@ -69,6 +76,14 @@ export function buildApp(deps: WebAppDeps): Express {
     res.type('text/plain').set('cache-control', 'public, max-age=3600').send(robots);
   });
 
+  // A NUL or a path or query that is not UTF-8: the HTML 400 page, before React Router's URL
+  // parsing would quietly turn the bytes into U+FFFD (the services' rule, service-kit
+  // refuse-invalid-text.ts).
+  app.use((req, _res, next) => {
+    const problem = textProblemOfUrl(req.originalUrl);
+    next(problem ? Object.assign(new Error(TEXT_PROBLEM_MESSAGES[problem]), { status: 400, expose: true }) : undefined);
+  });
+
   app.use(compression());
   const client = path.join(config.WEB_BUILD_DIR, 'client');
   // Hashed file names: a new build has new names, so a year is safe.
@@ -99,13 +114,18 @@ export function buildApp(deps: WebAppDeps): Express {
   app.use(createRequestHandler({ build: deps.build, mode, getLoadContext: contextFor }));
 
   // A missing asset, or a failure before React Router: a small HTML page, never a stack.
-  app.use((err: { status?: number; statusCode?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+  type HttpFailure = Error & { status?: number; statusCode?: number; expose?: boolean };
+  app.use((err: HttpFailure, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const status = err.status ?? err.statusCode ?? 500;
     if (status >= 500) deps.logger.error({ err }, 'request failed');
+    const reason = err.expose === true ? `<p>${escapeHtml(err.message)}</p>` : '';
     res
       .status(status)
       .type('html')
-      .send(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${status}</title><h1>${status}</h1><p><a href="/">Home</a></p></html>`);
+      .send(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${status}</title><h1>${status}</h1>${reason}<p><a href="/">Home</a></p></html>`);
   });
   return app;
 }
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);

@@ -50,6 +50,19 @@ describe('routing through the gateway', () => {
     expect(htmlLangOf(html)).toBe('en');
   });
 
+  it('answers a page path or query that is not valid text with the HTML 400 page', async () => {
+    for (const target of ['/apps/%ED%A0%80', '/sites/a%FFb', '/?search=%C3', '/apps?q=a%00b']) {
+      const res = await get(target);
+      expect([target, res.status]).toEqual([target, 400]);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await res.text()).toMatch(/Invalid request: (text must be valid Unicode|NUL characters)/);
+    }
+    // Text outside the Basic Multilingual Plane is ordinary: the search page shows it back.
+    const astral = await get(`/?search=${encodeURIComponent('𠮷😀')}`);
+    expect(astral.status).toBe(200);
+    expect(await astral.text()).toContain('𠮷😀');
+  });
+
   it('serves robots.txt pointing at the sitemap of the public origin', async () => {
     const res = await get('/robots.txt');
     expect(res.status).toBe(200);
