@@ -35,7 +35,7 @@ import {
   startFakeWebsite,
 } from './contract-system-fakes.js';
 import { login as loginWith, type LoggedIn } from './login.js';
-import { nulRequests } from './nul-requests.js';
+import { INVALID_TEXTS, invalidTextRequests } from './invalid-text-requests.js';
 import { createTestSystem, type FakeResend } from './system-processes.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -1014,7 +1014,7 @@ describe('sites', () => {
 interface SocketEvent {
   id?: string;
   event: string;
-  payload: { id?: string; messageId?: string; error?: string };
+  payload: { id?: string; messageId?: string; error?: string; content?: string };
 }
 
 /**
@@ -1542,22 +1542,80 @@ describe('shared limits and body caps', () => {
 // ---- input no store can hold -------------------------------------------------------------
 
 describe('input the stores cannot hold or decode', () => {
-  it('a NUL character in any path parameter, query parameter or body string of any operation: 400 JSON', async () => {
-    const user = await login('nul-bytes');
-    const requests = nulRequests((e) => e.service !== 'gateway' && e.service !== 'realtime');
-    expect(requests.length).toBeGreaterThan(50);
-    const answers: Array<[string, string, number, unknown]> = [];
-    for (const r of requests) {
-      const res = await call(r.path, {
-        method: r.method,
-        cookie: user.cookie,
-        ip: freshIp(),
-        body: r.body ?? (r.method === 'GET' || r.method === 'DELETE' ? undefined : {}),
-      });
-      answers.push([r.operationId, r.where, res.status, res.body]);
+  it.each(INVALID_TEXTS.map((t) => [t.name, t] as const))(
+    '%s in any path parameter, query parameter or body string of any operation: 400 JSON',
+    async (_name, text) => {
+      const user = await login(`invalid-text-${INVALID_TEXTS.indexOf(text)}`);
+      const requests = invalidTextRequests((e) => e.service !== 'gateway' && e.service !== 'realtime', text);
+      expect(requests.length).toBeGreaterThan(50);
+      const answers: Array<[string, string, number, unknown]> = [];
+      for (const r of requests) {
+        const res = await call(r.path, {
+          method: r.method,
+          cookie: user.cookie,
+          ip: freshIp(),
+          body: r.body ?? (r.method === 'GET' || r.method === 'DELETE' ? undefined : {}),
+        });
+        answers.push([r.operationId, r.where, res.status, res.body]);
+      }
+      const refused = { error: text.error };
+      expect(answers.filter(([, , status, body]) => status !== 400 || !isEqual(body, refused))).toEqual([]);
+    },
+  );
+
+  it('text outside the Basic Multilingual Plane is ordinary: stored and read back unchanged, limits counted in characters', async () => {
+    // Each at its documented limit counted in code points, twice that in UTF-16 units.
+    const content = '𠮷😀'.repeat(100);
+    const name = '😀'.repeat(80);
+    const description = '𩸽 مرحبا \u202e!'.repeat(2000 / 10);
+    const { socket, events } = await openSocket();
+    try {
+      const ip = freshIp();
+      const posted = await call('/api/messages', { method: 'POST', ip, body: { content } });
+      expect([posted.status, posted.body.message.content]).toEqual([201, content]);
+      const id = posted.body.message.id;
+      await eventually(async () =>
+        events.some((e) => e.event === 'new_message' && e.payload.id === id && e.payload.content === content)
+          ? true
+          : undefined,
+      );
+      const listed = await call('/api/messages?limit=100', { ip });
+      expect(listed.body.messages.find((m: { id: string }) => m.id === id)?.content).toBe(content);
+    } finally {
+      socket.close();
     }
-    const refused = { error: 'Invalid request: NUL characters (U+0000) are not accepted' };
-    expect(answers.filter(([, , status, body]) => status !== 400 || !isEqual(body, refused))).toEqual([]);
+
+    const author = await login('astral-author');
+    const slug = 'astral-app';
+    const created = await call('/api/v1/apps', {
+      method: 'POST',
+      cookie: author.cookie,
+      body: { slug, name, description, url: 'https://astral-app.test', chain: '⛓️𝔼𝕥𝕙' },
+    });
+    expect(created.status).toBe(201);
+    const patched = await call(`/api/v1/apps/${slug}`, {
+      method: 'PATCH',
+      cookie: author.cookie,
+      body: { tech_tags: ['𝕣𝕖𝕒𝕔𝕥', 'عربي'], name: `${name.slice(0, -2)}🚀` },
+    });
+    expect(patched.status).toBe(200);
+    const detail = await call(`/api/v1/apps/${slug}`);
+    expect(detail.body.app).toMatchObject({ name: `${name.slice(0, -2)}🚀`, description, chain: '⛓️𝔼𝕥𝕙', tech_tags: ['𝕣𝕖𝕒𝕔𝕥', 'عربي'] });
+    const reported = await call(`/api/v1/apps/${slug}/report`, {
+      method: 'POST',
+      cookie: (await login('astral-reporter')).cookie,
+      body: { reason: 'other', detail: '🙈'.repeat(500) },
+    });
+    expect(reported.status).toBe(200);
+    const tooLong = await call('/api/messages', { method: 'POST', ip: freshIp(), body: { content: `${content}😀` } });
+    expect(tooLong.status).toBe(400);
+
+    const renamed = await call('/api/auth/set-username', {
+      method: 'POST',
+      cookie: author.cookie,
+      body: { username: '𠮷'.repeat(32) },
+    });
+    expect([renamed.status, renamed.body.user?.username]).toEqual([200, '𠮷'.repeat(32)]);
   });
 
   it('a body in a charset the service cannot decode: 400 JSON on every operation with a body', async () => {
