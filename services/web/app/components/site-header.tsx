@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 import { LANGUAGE_CODES, LANGUAGE_NAMES } from '../i18n/languages';
 import { browserApi } from '../lib/api.client';
+import { UserText } from './user-text';
 import { useRootData } from '../root';
 
 function withLanguage(search: string, lang: string): string {
@@ -68,7 +69,7 @@ function AccountMenu() {
     <details className="menu account-menu">
       <summary>
         <span className="visually-hidden">{t('nav.account')}: </span>
-        {user.username}
+        <UserText>{user.username}</UserText>
       </summary>
       <ul>
         <li>

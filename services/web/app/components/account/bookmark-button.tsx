@@ -10,6 +10,7 @@ import { describeApiError } from '../../lib/api-error';
 import { browserApi } from '../../lib/api.client';
 import { useHydrated } from '../../lib/use-hydrated';
 import { useRootData } from '../../root';
+import { UserText } from '../user-text';
 import { loginHref } from '../../routes/account/safe-next';
 
 export interface BookmarkButtonProps {
@@ -38,7 +39,11 @@ export function BookmarkButton({ siteId, initiallyBookmarked, siteTitle, classNa
     return (
       <Link className={`${classes} button secondary`} to={loginHref(`${location.pathname}${location.search}`)}>
         {t('bookmarkButton.login')}
-        {siteTitle && <span className="visually-hidden">: {siteTitle}</span>}
+        {siteTitle && (
+          <span className="visually-hidden">
+            : <UserText>{siteTitle}</UserText>
+          </span>
+        )}
       </Link>
     );
   }
@@ -74,7 +79,11 @@ export function BookmarkButton({ siteId, initiallyBookmarked, siteTitle, classNa
         onClick={() => void toggle()}
       >
         <span aria-hidden="true">{bookmarked ? '★' : '☆'}</span> {t('bookmarkButton.add')}
-        {siteTitle && <span className="visually-hidden">: {siteTitle}</span>}
+        {siteTitle && (
+          <span className="visually-hidden">
+            : <UserText>{siteTitle}</UserText>
+          </span>
+        )}
       </button>
       <span aria-live="polite" className="error-text bookmark-error">
         {error}

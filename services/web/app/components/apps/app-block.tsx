@@ -59,6 +59,7 @@ function AppealForm() {
           name="text"
           rows={5}
           required
+          dir="auto"
           maxLength={APPEAL_MAX}
           onChange={(e) => setLength(e.currentTarget.value.length)}
           aria-invalid={fieldError ? true : undefined}
@@ -98,7 +99,9 @@ export function BlockPanel({ block }: { block: AppBlockInfo }) {
         <dt>{t('block.by')}</dt>
         <dd>{block.by === 'reports' ? t('block.byReports') : t('block.byModerator')}</dd>
         <dt>{t('block.reason')}</dt>
-        <dd className="block-reason">{block.reason_summary.trim() !== '' ? block.reason_summary : t('block.noReason')}</dd>
+        <dd className="block-reason" dir="auto">
+          {block.reason_summary.trim() !== '' ? block.reason_summary : t('block.noReason')}
+        </dd>
       </dl>
       <p role="alert" className="error-text appeal-failure" data-testid="appeal-failure">
         {failureText}
@@ -109,7 +112,9 @@ export function BlockPanel({ block }: { block: AppBlockInfo }) {
           <p role="status">
             {t('block.appealed')} <When iso={block.appeal.created_at} />. {t('block.appealPending')}
           </p>
-          <blockquote className="appeal-text">{block.appeal.text}</blockquote>
+          <blockquote className="appeal-text" dir="auto">
+            {block.appeal.text}
+          </blockquote>
         </div>
       ) : block.can_appeal ? (
         <AppealForm />
@@ -151,7 +156,9 @@ export function AuthorHistory({ entries, older }: { entries: AuthorAuditEntry[] 
                   </td>
                   <td>{t(`history.actors.${e.actor}`)}</td>
                   <td>{t(`history.actions.${e.action.replace('.', '_')}`, { defaultValue: e.action })}</td>
-                  <td className="history-reason">{e.reason.trim() !== '' ? e.reason : '—'}</td>
+                  <td className="history-reason" dir="auto">
+                    {e.reason.trim() !== '' ? e.reason : '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -50,14 +50,20 @@ function ChatLine({
   return (
     <li className={`chat-message chat-${m.type}`} data-message-id={m.id}>
       <div className="chat-meta">
-        {m.type === 'chat' ? <span className="chat-sender">{m.sender_name}</span> : null}
+        {m.type === 'chat' ? (
+          <span className="chat-sender" dir="auto">
+            {m.sender_name}
+          </span>
+        ) : null}
         {/* UTC in the server's HTML and while hydrating (the same text on both sides), then
             the reader's own time zone. */}
         <time dateTime={m.created_at}>{timeFormat(lang, hydrated ? undefined : 'UTC').format(time)}</time>
       </div>
-      <p className="chat-text">{messageText(m, t, lang)}</p>
+      <p className="chat-text" dir={m.type === 'chat' ? 'auto' : undefined}>
+        {messageText(m, t, lang)}
+      </p>
       {translation !== null ? (
-        <p className="chat-translation" lang={lang}>
+        <p className="chat-translation" lang={lang} dir="auto">
           <span className="visually-hidden">{t('chat.translation')}: </span>
           {translation}
         </p>
@@ -207,6 +213,7 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
             id="chat-input"
             name="content"
             type="text"
+            dir="auto"
             maxLength={CHAT_MESSAGE_MAX_LENGTH}
             required
             autoComplete="off"

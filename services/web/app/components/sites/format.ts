@@ -1,6 +1,8 @@
 // Small formatting helpers shared by the site-sharing components.
 import type { ChatMessage, Site } from '@svc/types';
 import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
+import { withUserText } from '../user-text';
 
 /** A tag (stored in Chinese) in the reader's language. */
 export function tagLabel(tag: string, t: TFunction): string {
@@ -43,16 +45,21 @@ export function placeName(location: string | null, lang: string): string | undef
   return city ? `${city}, ${region}` : region;
 }
 
-/** A chat message's text: chat as written, entrance and system messages translated. */
-export function messageText(m: ChatMessage, t: TFunction, lang: string): string {
+/**
+ * A chat message's text: chat as written, entrance and system messages translated, with
+ * what people typed (an app's name, a site's domain) isolated in them.
+ */
+export function messageText(m: ChatMessage, t: TFunction, lang: string): ReactNode {
   if (m.type === 'entrance') {
     const place = placeName(m.sender_location, lang);
     return place ? t('system.entered', { ns: 'common', place }) : t('system.enteredNowhere', { ns: 'common' });
   }
   if (m.type === 'system' && m.content_key) {
     const key = `system.${m.content_key}`;
-    const params = (m.content_params ?? {}) as Record<string, unknown>;
-    return t(key, { ns: 'common', ...params, defaultValue: m.content });
+    const params = Object.entries(m.content_params ?? {});
+    const typed = Object.fromEntries(params.filter((p): p is [string, string] => typeof p[1] === 'string'));
+    const other = Object.fromEntries(params.filter(([, v]) => typeof v !== 'string'));
+    return withUserText(t, key, typed, { ns: 'common', ...other, defaultValue: m.content });
   }
   return m.content;
 }

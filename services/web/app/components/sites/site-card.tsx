@@ -12,6 +12,7 @@ import { useRootData } from '../../root';
 import { describeError } from './errors';
 import { platformName, siteTitle, tagLabel } from './format';
 import { useHydrated } from '../../lib/use-hydrated';
+import { UserText, withUserText } from '../user-text';
 import { numberFormat } from '../../lib/intl';
 
 /** Daily boosts (visitors per IP, logged-in users per user). */
@@ -44,7 +45,7 @@ export function ProfileLine({ site }: { site: Site }) {
   if (site.site_type !== 'profile' || !site.social_platform) return null;
   return (
     <p className="site-profile">
-      {t('card.profile', { platform: platformName(site.social_platform), username: site.social_username ?? '' })}
+      {withUserText(t, 'card.profile', { username: site.social_username ?? '' }, { platform: platformName(site.social_platform) })}
     </p>
   );
 }
@@ -110,7 +111,7 @@ export function SiteCard({
         ) : (
           <span className="favicon favicon-none" aria-hidden="true" />
         )}
-        <H className="site-title">
+        <H className="site-title" dir="auto">
           <a
             href={site.url}
             target="_blank"
@@ -123,9 +124,15 @@ export function SiteCard({
           </a>
         </H>
       </div>
-      <p className="site-domain">{site.domain}</p>
+      <p className="site-domain" dir="auto">
+        {site.domain}
+      </p>
       <ProfileLine site={site} />
-      {site.description ? <p className="site-description">{site.description}</p> : null}
+      {site.description ? (
+        <p className="site-description" dir="auto">
+          {site.description}
+        </p>
+      ) : null}
       <SiteTags tags={site.tags} />
       <p className="site-stats hint">
         {t('card.clicks', { n: nf.format(site.click_count) })}
@@ -138,7 +145,9 @@ export function SiteCard({
         ) : null}
         <Link to={`/site/${encodeURIComponent(site.id)}`} className="details-link">
           {t('card.details')}
-          <span className="visually-hidden">: {siteTitle(site)}</span>
+          <span className="visually-hidden">
+            : <UserText>{siteTitle(site)}</UserText>
+          </span>
         </Link>
       </div>
     </article>

@@ -3,7 +3,7 @@
 // list, then each site (a few at a time); a site that has gone since is listed as such.
 import { ApiError } from '@svc/client';
 import type { Site } from '@svc/types';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Route } from './+types/bookmarks';
@@ -13,6 +13,7 @@ import { useRootData } from '../../root';
 import { accountMeta } from './account-meta';
 import { loaderFailure, mapLimited, requireUser } from './account.server';
 import { useHydrated } from '../../lib/use-hydrated';
+import { UserText, withUserText } from '../../components/user-text';
 import { AccountNav, NoScriptNotice, formatDate, isWebUrl } from './components';
 import css from './account.css?url';
 
@@ -54,7 +55,7 @@ export default function BookmarksPage({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   const [items, setItems] = useState(loaderData.items);
   const [busyId, setBusyId] = useState<string | null>(null);
-  const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
+  const [status, setStatus] = useState<{ text: ReactNode; error: boolean } | null>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
   const [focusStatus, setFocusStatus] = useState(false);
 
@@ -73,12 +74,12 @@ export default function BookmarksPage({ loaderData }: Route.ComponentProps) {
     try {
       await browserApi().bookmarks.remove(item.siteId);
       setItems((list) => list.filter((i) => i.siteId !== item.siteId));
-      setStatus({ text: t('bookmarks.removed', { title }), error: false });
+      setStatus({ text: withUserText(t, 'bookmarks.removed', { title }), error: false });
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
         // Already gone (another tab): the list simply catches up.
         setItems((list) => list.filter((i) => i.siteId !== item.siteId));
-        setStatus({ text: t('bookmarks.removed', { title }), error: false });
+        setStatus({ text: withUserText(t, 'bookmarks.removed', { title }), error: false });
       } else {
         setStatus({ text: describeApiError(err, t), error: true });
       }
@@ -120,13 +121,13 @@ export default function BookmarksPage({ loaderData }: Route.ComponentProps) {
                     <img className="account-favicon" src={site.favicon_url} alt="" width={24} height={24} loading="lazy" />
                   )}
                   <div>
-                    <h2 id={headingId} className="account-item-title">
+                    <h2 id={headingId} className="account-item-title" dir="auto">
                       {site ? <Link to={`/site/${encodeURIComponent(site.id)}`}>{title}</Link> : title}
                     </h2>
                     {site && isWebUrl(site.url) && (
                       <p className="account-item-url">
                         <a href={site.url} rel="noopener noreferrer nofollow" target="_blank">
-                          {site.domain}
+                          <UserText>{site.domain}</UserText>
                           <span className="visually-hidden"> {t('opensInNewTab')}</span>
                         </a>
                       </p>

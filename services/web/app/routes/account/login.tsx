@@ -3,7 +3,7 @@
 // page load of `?next=` (same-origin paths only) so every part of the page sees the user.
 // Without JavaScript the page renders with a notice and disabled buttons.
 import { ApiError } from '@svc/client';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { redirect } from 'react-router';
 import type { Route } from './+types/login';
@@ -13,6 +13,7 @@ import { hasSession, serverApi } from '../../lib/api.server';
 import { browserApi } from '../../lib/api.client';
 import { accountMeta } from './account-meta';
 import { useHydrated } from '../../lib/use-hydrated';
+import { withUserText } from '../../components/user-text';
 import { NoScriptNotice } from './components';
 import { safeNext } from './safe-next';
 import css from './account.css?url';
@@ -63,7 +64,7 @@ export default function LoginPage({ loaderData }: Route.ComponentProps) {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<ReactNode>(null);
   const errorRef = useRef<HTMLParagraphElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
@@ -90,7 +91,7 @@ export default function LoginPage({ loaderData }: Route.ComponentProps) {
       await browserApi().auth.sendCode(email.trim());
       setStep('code');
       setCode('');
-      setNotice(again ? t('login.resent', { email: email.trim() }) : t('login.codeSent', { email: email.trim() }));
+      setNotice(withUserText(t, again ? 'login.resent' : 'login.codeSent', { email: email.trim() }));
       setFocusTarget('code');
     } catch (err) {
       fail(sendError(err, t));

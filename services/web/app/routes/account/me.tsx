@@ -3,7 +3,7 @@
 // then a no-op POST to this route's action makes React Router revalidate every loader,
 // the root's included, so the header shows the new name without a reload.
 import { ApiError } from '@svc/client';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import type { Route } from './+types/me';
@@ -13,6 +13,7 @@ import { browserApi } from '../../lib/api.client';
 import { accountMeta } from './account-meta';
 import { requireUser } from './account.server';
 import { useHydrated } from '../../lib/use-hydrated';
+import { withUserText } from '../../components/user-text';
 import { AccountNav, LogoutButton, NoScriptNotice } from './components';
 import css from './account.css?url';
 
@@ -48,7 +49,7 @@ export default function MePage({ loaderData }: Route.ComponentProps) {
   const [username, setUsername] = useState(user.username);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  const [saved, setSaved] = useState<ReactNode>(null);
   const errorRef = useRef<HTMLParagraphElement>(null);
   const [focusError, setFocusError] = useState(false);
 
@@ -74,7 +75,7 @@ export default function MePage({ loaderData }: Route.ComponentProps) {
     try {
       const res = await browserApi().auth.setUsername(wanted);
       setUsername(res.user.username);
-      setSaved(t('me.saved', { username: res.user.username }));
+      setSaved(withUserText(t, 'me.saved', { username: res.user.username }));
       await revalidate.submit(null, { method: 'post', action: '/me' });
     } catch (err) {
       setError(renameError(err, t));
@@ -91,11 +92,13 @@ export default function MePage({ loaderData }: Route.ComponentProps) {
       <dl className="card account-facts">
         <div>
           <dt>{t('me.email')}</dt>
-          <dd>{user.email}</dd>
+          <dd dir="auto">{user.email}</dd>
         </div>
         <div>
           <dt>{t('me.username')}</dt>
-          <dd data-testid="current-username">{user.username}</dd>
+          <dd data-testid="current-username" dir="auto">
+            {user.username}
+          </dd>
         </div>
       </dl>
 
@@ -113,6 +116,7 @@ export default function MePage({ loaderData }: Route.ComponentProps) {
             spellCheck={false}
             required
             minLength={3}
+            dir="auto"
             value={username}
             onChange={(e) => setUsername(e.target.value)}
             aria-describedby={error ? 'me-username-hint me-error' : 'me-username-hint'}

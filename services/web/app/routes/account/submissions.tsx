@@ -7,6 +7,7 @@ import { useRootData } from '../../root';
 import { accountMeta } from './account-meta';
 import { loaderFailure, requireUser } from './account.server';
 import { AccountNav, formatDate, isWebUrl } from './components';
+import { UserText } from '../../components/user-text';
 import css from './account.css?url';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];
@@ -50,13 +51,13 @@ export default function SubmissionsPage({ loaderData }: Route.ComponentProps) {
                   <img className="account-favicon" src={site.favicon_url} alt="" width={24} height={24} loading="lazy" />
                 )}
                 <div>
-                  <h2 className="account-item-title">
+                  <h2 className="account-item-title" dir="auto">
                     <Link to={`/site/${encodeURIComponent(site.id)}`}>{site.title || site.domain}</Link>
                   </h2>
                   {isWebUrl(site.url) && (
                     <p className="account-item-url">
                       <a href={site.url} rel="noopener noreferrer nofollow" target="_blank">
-                        {site.domain}
+                        <UserText>{site.domain}</UserText>
                         <span className="visually-hidden"> {t('opensInNewTab')}</span>
                       </a>
                     </p>

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { data, redirectDocument, useFetcher, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/app';
 import { AppIcon } from '../../components/apps/app-icon';
+import { withUserText } from '../../components/user-text';
 import { describeFailure, failureOf, type AnyT, type Failure } from '../../components/apps/errors';
 import { loginHref, rootOf } from '../../components/apps/meta';
 import { useHydrated } from '../../lib/use-hydrated';
@@ -142,7 +143,7 @@ function ReportDialog({ slug, name }: { slug: string; name: string }) {
         {t('report.open')}
       </button>
       <dialog ref={dialog} className="report-dialog" aria-labelledby="report-title">
-        <h2 id="report-title">{t('report.title', { name })}</h2>
+        <h2 id="report-title">{withUserText(t, 'report.title', { name })}</h2>
         <fetcher.Form method="post" action={`/apps/${encodeURIComponent(slug)}`}>
           <input type="hidden" name="intent" value="report" />
           <div className="field">
@@ -160,6 +161,7 @@ function ReportDialog({ slug, name }: { slug: string; name: string }) {
             <textarea
               id="report-detail"
               name="detail"
+              dir="auto"
               maxLength={500}
               rows={4}
               value={detail}
@@ -214,8 +216,8 @@ export default function AppPage({ loaderData, actionData }: Route.ComponentProps
       <header className="app-detail-head">
         <AppIcon name={app.name} gradientFrom={app.icon_gradient_from} gradientTo={app.icon_gradient_to} svg={app.icon_svg} size={96} />
         <div>
-          <h1>{app.name}</h1>
-          <p className="hint">{t('app.by', { author: app.author_name })}</p>
+          <h1 dir="auto">{app.name}</h1>
+          <p className="hint">{withUserText(t, 'app.by', { author: app.author_name })}</p>
         </div>
       </header>
 
@@ -264,7 +266,13 @@ export default function AppPage({ loaderData, actionData }: Route.ComponentProps
 
       <section aria-labelledby="about-title">
         <h2 id="about-title">{t('app.about')}</h2>
-        {app.description ? <p className="app-description">{app.description}</p> : <p className="hint">{t('app.noDescription')}</p>}
+        {app.description ? (
+          <p className="app-description" dir="auto">
+            {app.description}
+          </p>
+        ) : (
+          <p className="hint">{t('app.noDescription')}</p>
+        )}
         <dl className="app-facts">
           <dt>{t('app.category')}</dt>
           <dd>{t(`categories.${app.category}`, { ns: 'common' })}</dd>
@@ -273,11 +281,11 @@ export default function AppPage({ loaderData, actionData }: Route.ComponentProps
           <dt>{t('app.opens')}</dt>
           <dd>{app.open_mode === 'iframe' ? t('app.opensDesktop') : t('app.opensTab')}</dd>
           <dt>{t('app.author')}</dt>
-          <dd>{app.author_name}</dd>
+          <dd dir="auto">{app.author_name}</dd>
           {app.chain ? (
             <>
               <dt>{t('app.chain')}</dt>
-              <dd>{app.chain}</dd>
+              <dd dir="auto">{app.chain}</dd>
             </>
           ) : null}
           <dt>{t('app.downloadsLabel')}</dt>
@@ -285,7 +293,7 @@ export default function AppPage({ loaderData, actionData }: Route.ComponentProps
           {app.svc_sdk_version ? (
             <>
               <dt>{t('app.version')}</dt>
-              <dd>{app.svc_sdk_version}</dd>
+              <dd dir="auto">{app.svc_sdk_version}</dd>
             </>
           ) : null}
           <dt>{t('app.updated')}</dt>
@@ -293,14 +301,18 @@ export default function AppPage({ loaderData, actionData }: Route.ComponentProps
             <time dateTime={app.updated_at}>{dateFormat(lang).format(new Date(app.updated_at))}</time>
           </dd>
           <dt>{t('app.address')}</dt>
-          <dd className="app-url">{app.url}</dd>
+          <dd className="app-url" dir="auto">
+            {app.url}
+          </dd>
         </dl>
         {app.tech_tags.length > 0 ? (
           <>
             <h3>{t('app.techTags')}</h3>
             <ul className="tag-list">
               {app.tech_tags.map((tag) => (
-                <li key={tag}>{tag}</li>
+                <li key={tag} dir="auto">
+                  {tag}
+                </li>
               ))}
             </ul>
           </>

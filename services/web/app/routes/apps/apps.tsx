@@ -9,6 +9,7 @@ import { data, Form, Link, useNavigate } from 'react-router';
 import { ApiError } from '@svc/client';
 import type { Route } from './+types/apps';
 import { ListedAppIcon } from '../../components/apps/app-icon';
+import { withUserText } from '../../components/user-text';
 import { appsText, pageMeta } from '../../components/apps/meta';
 import { serverApi } from '../../lib/api.server';
 import { useRootData } from '../../root';
@@ -93,7 +94,7 @@ export default function AppsPage({ loaderData }: Route.ComponentProps) {
       <Form method="get" action="/apps" className="apps-filters" role="search" onSubmit={search}>
         <div className="field">
           <label htmlFor="apps-q">{t('store.searchLabel')}</label>
-          <input id="apps-q" type="search" name="q" defaultValue={query.q} maxLength={200} placeholder={t('store.searchPlaceholder')} />
+          <input id="apps-q" type="search" name="q" defaultValue={query.q} dir="auto" maxLength={200} placeholder={t('store.searchPlaceholder')} />
         </div>
         <div className="field">
           <label htmlFor="apps-category">{t('store.categoryLabel')}</label>
@@ -148,15 +149,19 @@ export default function AppsPage({ loaderData }: Route.ComponentProps) {
             <li key={app.id} className="card app-card">
               <ListedAppIcon app={app} />
               <div className="app-card-body">
-                <h2>
+                <h2 dir="auto">
                   <Link to={`/apps/${encodeURIComponent(app.slug)}`}>{app.name}</Link>
                 </h2>
                 <p className="app-card-meta">
                   <span>{t(`categories.${app.category}`, { ns: 'common' })}</span>
                   <span>{t(`appTypes.${app.app_type}`, { ns: 'common' })}</span>
-                  <span>{t('app.by', { author: app.author_name })}</span>
+                  <span>{withUserText(t, 'app.by', { author: app.author_name })}</span>
                 </p>
-                {app.description ? <p className="app-card-description">{app.description}</p> : null}
+                {app.description ? (
+                  <p className="app-card-description" dir="auto">
+                    {app.description}
+                  </p>
+                ) : null}
                 <p className="app-card-downloads">
                   {t('app.downloads', { downloads: numbers.format(app.downloads) })}
                 </p>

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { redirect, useFetcher, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/desktop';
 import { ListedAppIcon } from '../../components/apps/app-icon';
+import { UserText, withUserText } from '../../components/user-text';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
 import { appsText, loginHref, pageMeta } from '../../components/apps/meta';
 import { hasSession, serverApi } from '../../lib/api.server';
@@ -140,7 +141,9 @@ function AppWindow({
         }}
       >
         <ListedAppIcon app={app} size={24} />
-        <h2 id={`window-title-${app.slug}`}>{app.name}</h2>
+        <h2 id={`window-title-${app.slug}`} dir="auto">
+          {app.name}
+        </h2>
         <a
           className="button secondary window-close"
           href="/desktop"
@@ -183,11 +186,11 @@ function UninstallButton({ app }: { app: DesktopApp }) {
     <details className="uninstall">
       <summary>{t('desktop.uninstall')}</summary>
       <fetcher.Form method="post" action="/desktop">
-        <p>{t('desktop.uninstallConfirm', { name: app.name })}</p>
+        <p>{withUserText(t, 'desktop.uninstallConfirm', { name: app.name })}</p>
         <input type="hidden" name="intent" value="uninstall" />
         <input type="hidden" name="slug" value={app.slug} />
         <button type="submit" className="danger" disabled={fetcher.state !== 'idle'}>
-          {t('desktop.uninstallYes', { name: app.name })}
+          {withUserText(t, 'desktop.uninstallYes', { name: app.name })}
         </button>
         {result && !result.ok ? (
           <p role="alert" className="error-text">
@@ -269,20 +272,24 @@ export default function DesktopPage({ loaderData }: Route.ComponentProps) {
                     }}
                   >
                     <ListedAppIcon app={app} size={64} />
-                    <span className="desktop-name">{app.name}</span>
+                    <span className="desktop-name" dir="auto">
+                      {app.name}
+                    </span>
                   </a>
                 ) : (
                   <a className="desktop-launch" href={app.url} target="_blank" rel="noopener noreferrer">
                     <ListedAppIcon app={app} size={64} />
                     <span className="desktop-name">
-                      {app.name}
+                      <UserText>{app.name}</UserText>
                       <span className="visually-hidden"> {t('desktop.newTab')}</span>
                     </span>
                   </a>
                 )}
                 <a className="desktop-details" href={`/apps/${encodeURIComponent(app.slug)}`}>
                   {t('desktop.details')}
-                  <span className="visually-hidden">: {app.name}</span>
+                  <span className="visually-hidden">
+                    : <UserText>{app.name}</UserText>
+                  </span>
                 </a>
                 <UninstallButton app={app} />
               </li>

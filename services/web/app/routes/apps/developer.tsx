@@ -75,11 +75,11 @@ function AppRow({ app }: { app: MyApp }) {
     <li className={`card dev-app${blocked ? ' is-blocked' : ''}`}>
       <AppIcon name={app.name} gradientFrom={app.icon_gradient_from} gradientTo={app.icon_gradient_to} svg={app.icon_svg} size={48} />
       <div>
-        <h3>
+        <h3 dir="auto">
           <Link to={`/developer/apps/${encodeURIComponent(app.slug)}`}>{app.name}</Link>
         </h3>
         <p className="hint">
-          <code>{app.slug}</code> · {t(`categories.${app.category}`, { ns: 'common' })}
+          <code dir="auto">{app.slug}</code> · {t(`categories.${app.category}`, { ns: 'common' })}
         </p>
         <p>
           <span className={`status-badge status-${app.status}`}>{t(`developer.status.${app.status}`)}</span>
@@ -128,13 +128,13 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
             <input type="text" required minLength={3} defaultValue={values.slug} maxLength={64} autoComplete="off" spellCheck={false} />
           </Field>
           <Field form="submit" name="name" label={t('fields.name.label')} hint={t('fields.name.hint')} error={shown.name}>
-            <input type="text" required maxLength={80} defaultValue={values.name} />
+            <input type="text" required dir="auto" maxLength={80} defaultValue={values.name} />
           </Field>
           <Field form="submit" name="url" label={t('fields.url.label')} hint={t('fields.url.hint')} error={shown.url}>
             <input type="url" defaultValue={values.url} required maxLength={2048} placeholder="https://" />
           </Field>
           <Field form="submit" name="description" label={t('fields.description.label')} hint={t('fields.description.hint')} error={shown.description}>
-            <textarea rows={4} maxLength={2000} defaultValue={values.description} />
+            <textarea rows={4} dir="auto" maxLength={2000} defaultValue={values.description} />
           </Field>
           <div className="field-row">
             <Field form="submit" name="category" label={t('fields.category.label')} error={shown.category}>
@@ -166,7 +166,7 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
             </Field>
           </div>
           <Field form="submit" name="chain" label={t('fields.chain.label')} hint={t('fields.chain.hint')} error={shown.chain}>
-            <input type="text" maxLength={64} defaultValue={values.chain} />
+            <input type="text" dir="auto" maxLength={64} defaultValue={values.chain} />
           </Field>
           <p role="alert" className="error-text">
             {failure ? describeFailure(failure, t) : ''}

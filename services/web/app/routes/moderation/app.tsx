@@ -9,6 +9,7 @@ import { Link, useActionData, useFetcher } from 'react-router';
 import type { Route } from './+types/app';
 import { Outcome, ModerationNav, moderationMeta, StatusBadge, useFieldError } from './components';
 import { When } from '../../components/when';
+import { withUserText } from '../../components/user-text';
 import { LIMITS } from './commands';
 import { loaderFailure, moderationAction, requireModerator, type ActionResult } from './moderation.server';
 import css from './moderation.css?url';
@@ -66,6 +67,7 @@ function DecisionForm({ intent, reasonMax }: { intent: Decision; reasonMax: numb
           id={id}
           name="reason"
           rows={3}
+          dir="auto"
           maxLength={reasonMax}
           required={required}
           aria-invalid={error ? true : undefined}
@@ -106,7 +108,9 @@ function Reports({ reports }: { reports: AppReportEntry[] }) {
                 <When iso={r.created_at} />
               </td>
               <td>{t(`report.reasons.${r.reason}`, { ns: 'apps' })}</td>
-              <td className="detail">{r.detail ?? '—'}</td>
+              <td className="detail" dir="auto">
+                {r.detail ?? '—'}
+              </td>
               <td>
                 {r.open ? (
                   t('app.open')
@@ -140,7 +144,9 @@ function Appeals({ appeals }: { appeals: AppAppealEntry[] }) {
               </>
             ) : null}
           </p>
-          <blockquote className="appeal-text">{a.text}</blockquote>
+          <blockquote className="appeal-text" dir="auto">
+            {a.text}
+          </blockquote>
         </li>
       ))}
     </ul>
@@ -161,9 +167,9 @@ export default function ModerationAppPage({ loaderData }: Route.ComponentProps) 
       <p>
         <Link to="/moderation">← {t('app.back')}</Link>
       </p>
-      <h1>{t('app.title', { name: app.name })}</h1>
+      <h1>{withUserText(t, 'app.title', { name: app.name })}</h1>
       <p className="app-status-line">
-        <span>{t('app.status')}</span> <StatusBadge status={app.status} /> · <code>{app.slug}</code>
+        <span>{t('app.status')}</span> <StatusBadge status={app.status} /> · <code dir="auto">{app.slug}</code>
         {app.status === 'approved' ? (
           <>
             {' '}

@@ -46,7 +46,8 @@ function State({ state }: { state: AuditEntryView['before'] }) {
       {Object.entries(state).map(([k, v]) => (
         <div key={k}>
           <dt>{k}</dt>
-          <dd>{v === null ? '—' : String(v)}</dd>
+          {/* A state may hold what people typed (a hidden site's reason). */}
+          <dd dir="auto">{v === null ? '—' : String(v)}</dd>
         </div>
       ))}
     </dl>
@@ -140,7 +141,9 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
                       {t(`audit.targetTypes.${e.target_type}`, { defaultValue: e.target_type })} <code>{e.target_id}</code>
                     </Link>
                   </td>
-                  <td className="detail">{e.reason}</td>
+                  <td className="detail" dir="auto">
+                    {e.reason}
+                  </td>
                   <td>
                     <State state={e.before} />
                   </td>

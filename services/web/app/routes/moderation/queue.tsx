@@ -68,7 +68,9 @@ function AppealCell({ item }: { item: ModerationQueueItem }) {
   return (
     <div className="queue-appeal">
       <span className="appeal-marker">{t('queue.appealed')}</span> <When iso={item.appeal.created_at} />
-      <q className="appeal-excerpt">{excerpt(item.appeal.text)}</q>
+      <q className="appeal-excerpt" dir="auto">
+        {excerpt(item.appeal.text)}
+      </q>
     </div>
   );
 }
@@ -105,9 +107,13 @@ export default function QueuePage({ loaderData }: Route.ComponentProps) {
               {apps.map((item) => (
                 <tr key={item.slug} data-slug={item.slug}>
                   <td>
-                    <Link to={`/moderation/apps/${encodeURIComponent(item.slug)}`}>{item.name}</Link>
+                    <Link to={`/moderation/apps/${encodeURIComponent(item.slug)}`} dir="auto">
+                      {item.name}
+                    </Link>
                     <br />
-                    <code className="hint">{item.slug}</code>
+                    <code className="hint" dir="auto">
+                      {item.slug}
+                    </code>
                   </td>
                   <td>
                     <StatusBadge status={item.status} />

@@ -80,7 +80,7 @@ function ToolField({ spec, tool, limits, result }: { spec: FieldSpec; tool: Inte
     <div className="field">
       <label htmlFor={id}>{t(`tools.fields.${spec.name}`)}</label>
       {spec.kind === 'reason' ? (
-        <textarea {...common} rows={2} maxLength={limits.siteReason} />
+        <textarea {...common} rows={2} dir="auto" maxLength={limits.siteReason} />
       ) : spec.kind === 'minutes' ? (
         <input {...common} type="number" inputMode="numeric" min={1} max={limits.muteMinutes} step={1} defaultValue={60} />
       ) : (

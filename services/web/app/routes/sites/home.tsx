@@ -12,6 +12,7 @@ import { tagLabel, withParams } from '../../components/sites/format';
 import { LiveIndicator } from '../../components/sites/live-indicator';
 import { SiteCard } from '../../components/sites/site-card';
 import { SubmitForm, type SubmitResult } from '../../components/sites/submit-form';
+import { withUserText } from '../../components/user-text';
 import { LANGUAGE_CODES } from '../../i18n/languages';
 import { hasSession, serverApi } from '../../lib/api.server';
 import { useLiveConnection } from '../../lib/live';
@@ -156,7 +157,7 @@ function Filters({ filters }: { filters: HomeFilters }) {
       <form method="get" action="/" role="search" className="search-form">
         <label htmlFor="site-search">{t('filters.searchLabel')}</label>
         <div className="submit-row">
-          <input id="site-search" type="search" name="search" defaultValue={filters.search} maxLength={200} />
+          <input id="site-search" type="search" name="search" defaultValue={filters.search} dir="auto" maxLength={200} />
           {filters.sort !== 'hot' ? <input type="hidden" name="sort" value={filters.sort} /> : null}
           {filters.tag ? <input type="hidden" name="tag" value={filters.tag} /> : null}
           {params.get('lang') ? <input type="hidden" name="lang" value={params.get('lang') ?? ''} /> : null}
@@ -241,7 +242,7 @@ export default function HomePage({ loaderData, actionData }: Route.ComponentProp
             <>
               <p className="hint" aria-live="polite">
                 {filters.search
-                  ? t('home.resultsFor', { n: numberFormat(i18n.language).format(list.total), search: filters.search })
+                  ? withUserText(t, 'home.resultsFor', { search: filters.search }, { n: numberFormat(i18n.language).format(list.total) })
                   : t('home.total', { n: numberFormat(i18n.language).format(list.total) })}
               </p>
               {list.sites.length === 0 ? <p>{t('home.none')}</p> : null}

@@ -10,6 +10,7 @@ import { siteTitle } from '../../components/sites/format';
 import { BookmarkButton } from '../../components/account/bookmark-button';
 import { LiveIndicator } from '../../components/sites/live-indicator';
 import { useHydrated } from '../../lib/use-hydrated';
+import { withUserText } from '../../components/user-text';
 import { BoostButton, ProfileLine, recordClick, SiteTags } from '../../components/sites/site-card';
 import { LANGUAGE_CODES } from '../../i18n/languages';
 import { browserApi } from '../../lib/api.client';
@@ -152,21 +153,25 @@ export default function SitePage({ loaderData }: Route.ComponentProps) {
       <LiveIndicator />
       <div className="site-page-head">
         {site.favicon_url ? <img className="favicon" src={site.favicon_url} alt="" width={32} height={32} /> : null}
-        <h1>{siteTitle(site)}</h1>
+        <h1 dir="auto">{siteTitle(site)}</h1>
       </div>
       {site.og_image_url ? <img className="og-image" src={site.og_image_url} alt="" /> : null}
       <p>
         <a href={site.url} target="_blank" rel="noopener noreferrer" onClick={() => recordClick(site.id)} className="button">
-          {t('site.open', { domain: site.domain })}
+          {withUserText(t, 'site.open', { domain: site.domain })}
           <span className="visually-hidden"> {t('card.newTab')}</span>
         </a>
       </p>
       <ProfileLine site={site} />
-      {site.description ? <p className="site-description">{site.description}</p> : null}
+      {site.description ? (
+        <p className="site-description" dir="auto">
+          {site.description}
+        </p>
+      ) : null}
       <SiteTags tags={site.tags} />
       <dl className="site-facts">
         <dt>{t('site.domain')}</dt>
-        <dd>{site.domain}</dd>
+        <dd dir="auto">{site.domain}</dd>
         <dt>{t('site.clicks')}</dt>
         <dd>{nf.format(site.click_count)}</dd>
         <dt>{t('site.submits')}</dt>
