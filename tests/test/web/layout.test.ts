@@ -5,7 +5,8 @@
 // page that shows such text is opened at a phone's width (390×844) and a laptop's (1280×800):
 // the page is never wider than the window, no element holding user text is wider than its
 // box (but for the deliberate clamps named below), and user text carries dir="auto" so it
-// keeps its own direction.
+// keeps its own direction. The forms take the longest valid text of astral characters (the
+// limits count code points; HTML's maxlength counts UTF-16 units).
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually } from '@svc/service-kit/testing';
@@ -410,5 +411,71 @@ describe('pages with the longest user text', () => {
 
   it('names only clamps some page shows', () => {
     expect([...clampsSeen].sort()).toEqual(Object.keys(CLAMPS).sort());
+  });
+});
+
+describe('forms', () => {
+  it('take the longest valid text of astral characters: maxlength counts UTF-16 units, the limits code points', async () => {
+    const page = await pageAs('dev');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // A new app with its name, description and chain at their limits (two UTF-16 units each).
+    const typed = { name: word('𩸽𠮷🎉', 80), description: word('🎉𠮷 𩸽', 2000), chain: word('🔗𠮷', 64) };
+    await page.goto('/developer');
+    await hydrated(page);
+    const fields = {
+      name: page.getByLabel('Name', { exact: true }),
+      description: page.getByLabel('Description'),
+      chain: page.getByLabel('Chain (optional)'),
+    };
+    await page.getByLabel('Slug (address name)').fill('typed-astral');
+    await page.getByLabel('Address (URL)').fill('https://typed.example/');
+    for (const [field, locator] of Object.entries(fields)) {
+      await locator.fill(typed[field as keyof typeof typed]);
+      // The browser kept every character.
+      expect(await locator.inputValue()).toBe(typed[field as keyof typeof typed]);
+    }
+    await page.getByRole('button', { name: 'Submit app' }).click();
+    await page.waitForURL('**/developer/apps/typed-astral?created=1');
+    const { body } = await api<{ app: typeof typed }>('/api/v1/apps/typed-astral', { ip: DEV_IP });
+    expect({ name: body.app.name, description: body.app.description, chain: body.app.chain }).toEqual(typed);
+
+    // A report's details: 500 emoji fit, and the counter counts them as 500 characters.
+    await page.goto(`/apps/${RTL_APP.slug}`);
+    await hydrated(page);
+    await page.getByRole('button', { name: 'Report' }).click();
+    const dialog = page.getByRole('dialog');
+    const detail = word('🎉', 500);
+    await dialog.getByLabel('Details (optional)').fill(detail);
+    expect(await dialog.getByLabel('Details (optional)').inputValue()).toBe(detail);
+    await dialog.getByText('500 / 500 characters').waitFor();
+    await dialog.getByRole('button', { name: 'Send report' }).click();
+    await dialog.getByText(/Reports still needed for an automatic block: \d\./).waitFor();
+
+    // A chat message of 200 characters: family emoji of 7 code points (11 UTF-16 units) each.
+    const message = word('👩‍👩‍👧‍👦', 200);
+    await page.goto('/');
+    await hydrated(page);
+    const box = page.getByLabel('Your message');
+    await box.fill(message);
+    expect(await box.inputValue()).toBe(message);
+    await box.press('Enter');
+    await page.waitForFunction(() => (document.getElementById('chat-input') as HTMLInputElement).value === '');
+    const { body: chat } = await api<{ messages: { content: string }[] }>('/api/messages', { ip: DEV_IP });
+    expect(chat.messages.map((m) => m.content)).toContain(message);
+
+    // A moderator's reason for hiding a site: 500 characters, checked by the page before it is sent.
+    const moderator = await pageAs('moderator');
+    await moderator.setViewportSize({ width: 1280, height: 800 });
+    const reason = word('🚫𠮷', 500);
+    await moderator.goto('/moderation/tools');
+    await hydrated(moderator);
+    const hide = moderator.getByRole('form', { name: 'Hide a site' });
+    await hide.getByLabel('Site id').fill(siteIds[ASTRAL_SITE.path]!);
+    await hide.getByLabel('Reason').fill(reason);
+    expect(await hide.getByLabel('Reason').inputValue()).toBe(reason);
+    await hide.getByRole('button', { name: 'Hide site' }).click();
+    await hide.getByText(`The site ${siteIds[ASTRAL_SITE.path]} is hidden.`).waitFor();
+    const { body: audit } = await api<{ entries: { reason: string }[] }>('/api/moderation/sites/audit', { cookie: cookies.moderator, ip: MOD_IP });
+    expect(audit.entries[0]?.reason).toBe(reason);
   });
 });

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useActionData, useFetcher } from 'react-router';
 import { When } from '../when';
+import { characterCount, userTextField } from '../user-text';
 import { APPEAL_MAX, appealFailureKey, type AppealProblem } from './appeal';
 import { describeFailure, type Failure } from './errors';
 
@@ -59,9 +60,8 @@ function AppealForm() {
           name="text"
           rows={5}
           required
-          dir="auto"
-          maxLength={APPEAL_MAX}
-          onChange={(e) => setLength(e.currentTarget.value.length)}
+          {...userTextField(APPEAL_MAX)}
+          onChange={(e) => setLength(characterCount(e.currentTarget.value))}
           aria-invalid={fieldError ? true : undefined}
           aria-describedby={fieldError ? 'appeal-hint appeal-counter appeal-error' : 'appeal-hint appeal-counter'}
         />

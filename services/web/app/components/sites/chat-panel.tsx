@@ -12,6 +12,7 @@ import { useRootData } from '../../root';
 import { describeError } from './errors';
 import { messageText } from './format';
 import { useHydrated } from '../../lib/use-hydrated';
+import { userTextField } from '../user-text';
 
 const KEEP = 100;
 
@@ -213,8 +214,7 @@ export function ChatPanel({ initial }: { initial: ChatMessage[] }) {
             id="chat-input"
             name="content"
             type="text"
-            dir="auto"
-            maxLength={CHAT_MESSAGE_MAX_LENGTH}
+            {...userTextField(CHAT_MESSAGE_MAX_LENGTH)}
             required
             autoComplete="off"
             value={text}

@@ -13,7 +13,7 @@ import { browserApi } from '../../lib/api.client';
 import { accountMeta } from './account-meta';
 import { requireUser } from './account.server';
 import { useHydrated } from '../../lib/use-hydrated';
-import { withUserText } from '../../components/user-text';
+import { userTextField, withUserText } from '../../components/user-text';
 import { AccountNav, LogoutButton, NoScriptNotice } from './components';
 import css from './account.css?url';
 
@@ -116,7 +116,7 @@ export default function MePage({ loaderData }: Route.ComponentProps) {
             spellCheck={false}
             required
             minLength={3}
-            dir="auto"
+            {...userTextField()}
             value={username}
             onChange={(e) => setUsername(e.target.value)}
             aria-describedby={error ? 'me-username-hint me-error' : 'me-username-hint'}

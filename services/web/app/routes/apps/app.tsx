@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { data, redirectDocument, useFetcher, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/app';
 import { AppIcon } from '../../components/apps/app-icon';
-import { withUserText } from '../../components/user-text';
+import { characterCount, userTextField, withUserText } from '../../components/user-text';
 import { describeFailure, failureOf, type AnyT, type Failure } from '../../components/apps/errors';
 import { loginHref, rootOf } from '../../components/apps/meta';
 import { useHydrated } from '../../lib/use-hydrated';
@@ -161,8 +161,7 @@ function ReportDialog({ slug, name }: { slug: string; name: string }) {
             <textarea
               id="report-detail"
               name="detail"
-              dir="auto"
-              maxLength={500}
+              {...userTextField(500)}
               rows={4}
               value={detail}
               onChange={(e) => setDetail(e.target.value)}
@@ -170,7 +169,7 @@ function ReportDialog({ slug, name }: { slug: string; name: string }) {
               disabled={done}
             />
             <span id="report-detail-count" className="hint">
-              {t('report.counter', { used: detail.length, max: 500 })}
+              {t('report.counter', { used: characterCount(detail), max: 500 })}
             </span>
           </div>
           <p role="status" aria-live="polite" className={outcome ? (outcome.ok ? 'success-text' : 'error-text') : undefined}>

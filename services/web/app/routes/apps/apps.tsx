@@ -9,7 +9,7 @@ import { data, Form, Link, useNavigate } from 'react-router';
 import { ApiError } from '@svc/client';
 import type { Route } from './+types/apps';
 import { ListedAppIcon } from '../../components/apps/app-icon';
-import { withUserText } from '../../components/user-text';
+import { userTextField, withUserText } from '../../components/user-text';
 import { appsText, pageMeta } from '../../components/apps/meta';
 import { serverApi } from '../../lib/api.server';
 import { useRootData } from '../../root';
@@ -94,7 +94,7 @@ export default function AppsPage({ loaderData }: Route.ComponentProps) {
       <Form method="get" action="/apps" className="apps-filters" role="search" onSubmit={search}>
         <div className="field">
           <label htmlFor="apps-q">{t('store.searchLabel')}</label>
-          <input id="apps-q" type="search" name="q" defaultValue={query.q} dir="auto" maxLength={200} placeholder={t('store.searchPlaceholder')} />
+          <input id="apps-q" type="search" name="q" defaultValue={query.q} {...userTextField(200)} placeholder={t('store.searchPlaceholder')} />
         </div>
         <div className="field">
           <label htmlFor="apps-category">{t('store.categoryLabel')}</label>

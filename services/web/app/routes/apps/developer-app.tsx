@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useActionData, useFetcher } from 'react-router';
 import type { Route } from './+types/developer-app';
 import { AppIcon } from '../../components/apps/app-icon';
-import { UserText, withUserText } from '../../components/user-text';
+import { UserText, userTextField, withUserText } from '../../components/user-text';
 import { AuthorHistory, BlockPanel, type AppealActionResult } from '../../components/apps/app-block';
 import { parseAppeal } from '../../components/apps/appeal';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
@@ -181,10 +181,10 @@ function EditForm({ app }: { app: App }) {
       <fetcher.Form method="post" noValidate onSubmit={validate}>
         <input type="hidden" name="intent" value="update" />
         <Field form="edit" name="name" label={t('fields.name.label')} hint={t('fields.name.hint')} error={shown.name}>
-          <input type="text" required dir="auto" maxLength={80} defaultValue={app.name} onChange={(e) => setPreview((p) => ({ ...p, name: e.target.value }))} />
+          <input type="text" required {...userTextField(80)} defaultValue={app.name} onChange={(e) => setPreview((p) => ({ ...p, name: e.target.value }))} />
         </Field>
         <Field form="edit" name="description" label={t('fields.description.label')} hint={t('fields.description.hint')} error={shown.description}>
-          <textarea rows={4} dir="auto" maxLength={2000} defaultValue={app.description} />
+          <textarea rows={4} {...userTextField(2000)} defaultValue={app.description} />
         </Field>
         <div className="field-row">
           <Field form="edit" name="category" label={t('fields.category.label')} error={shown.category}>
@@ -197,14 +197,14 @@ function EditForm({ app }: { app: App }) {
             </select>
           </Field>
           <Field form="edit" name="chain" label={t('fields.chain.label')} hint={t('fields.chain.hint')} error={shown.chain}>
-            <input type="text" dir="auto" maxLength={64} defaultValue={app.chain ?? ''} />
+            <input type="text" {...userTextField(64)} defaultValue={app.chain ?? ''} />
           </Field>
           <Field form="edit" name="svc_sdk_version" label={t('fields.svc_sdk_version.label')} hint={t('fields.svc_sdk_version.hint')} error={shown.svc_sdk_version}>
             <input type="text" dir="auto" maxLength={64} defaultValue={app.svc_sdk_version ?? ''} />
           </Field>
         </div>
         <Field form="edit" name="tech_tags" label={t('fields.tech_tags.label')} hint={t('fields.tech_tags.hint')} error={shown.tech_tags}>
-          <input type="text" dir="auto" defaultValue={app.tech_tags.join(', ')} />
+          <input type="text" {...userTextField()} defaultValue={app.tech_tags.join(', ')} />
         </Field>
         <div className="field-row">
           <Field form="edit" name="icon_gradient_from" label={t('fields.icon_gradient_from.label')} hint={t('fields.icon_gradient_from.hint')} error={shown.icon_gradient_from}>

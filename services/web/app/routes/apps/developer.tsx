@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/developer';
 import { AppIcon } from '../../components/apps/app-icon';
+import { userTextField } from '../../components/user-text';
 import { BlockLine } from '../../components/apps/app-block';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
 import { Field } from '../../components/apps/field';
@@ -128,13 +129,13 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
             <input type="text" required minLength={3} defaultValue={values.slug} maxLength={64} autoComplete="off" spellCheck={false} />
           </Field>
           <Field form="submit" name="name" label={t('fields.name.label')} hint={t('fields.name.hint')} error={shown.name}>
-            <input type="text" required dir="auto" maxLength={80} defaultValue={values.name} />
+            <input type="text" required {...userTextField(80)} defaultValue={values.name} />
           </Field>
           <Field form="submit" name="url" label={t('fields.url.label')} hint={t('fields.url.hint')} error={shown.url}>
             <input type="url" defaultValue={values.url} required maxLength={2048} placeholder="https://" />
           </Field>
           <Field form="submit" name="description" label={t('fields.description.label')} hint={t('fields.description.hint')} error={shown.description}>
-            <textarea rows={4} dir="auto" maxLength={2000} defaultValue={values.description} />
+            <textarea rows={4} {...userTextField(2000)} defaultValue={values.description} />
           </Field>
           <div className="field-row">
             <Field form="submit" name="category" label={t('fields.category.label')} error={shown.category}>
@@ -166,7 +167,7 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
             </Field>
           </div>
           <Field form="submit" name="chain" label={t('fields.chain.label')} hint={t('fields.chain.hint')} error={shown.chain}>
-            <input type="text" dir="auto" maxLength={64} defaultValue={values.chain} />
+            <input type="text" {...userTextField(64)} defaultValue={values.chain} />
           </Field>
           <p role="alert" className="error-text">
             {failure ? describeFailure(failure, t) : ''}

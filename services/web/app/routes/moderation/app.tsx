@@ -9,7 +9,7 @@ import { Link, useActionData, useFetcher } from 'react-router';
 import type { Route } from './+types/app';
 import { Outcome, ModerationNav, moderationMeta, StatusBadge, useFieldError } from './components';
 import { When } from '../../components/when';
-import { withUserText } from '../../components/user-text';
+import { userTextField, withUserText } from '../../components/user-text';
 import { LIMITS } from './commands';
 import { loaderFailure, moderationAction, requireModerator, type ActionResult } from './moderation.server';
 import css from './moderation.css?url';
@@ -67,8 +67,7 @@ function DecisionForm({ intent, reasonMax }: { intent: Decision; reasonMax: numb
           id={id}
           name="reason"
           rows={3}
-          dir="auto"
-          maxLength={reasonMax}
+          {...userTextField(reasonMax)}
           required={required}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${intent}-hint ${id}-error` : `${intent}-hint`}

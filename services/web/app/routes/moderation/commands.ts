@@ -2,7 +2,7 @@
 // the contract's schemas (@svc/types) before anything is sent, so a form without JavaScript
 // gets the same field messages as one with it. Pure; the actions (moderation.server.ts) run
 // the commands, test/moderation-commands.test.ts covers the parsing.
-import { DismissReportsBody, HideSiteBody, Id, ModerationReasonBody, MuteChatSenderBody, textLimits } from '@svc/types';
+import { codePointLength, DismissReportsBody, HideSiteBody, Id, ModerationReasonBody, MuteChatSenderBody, textLimits } from '@svc/types';
 
 export const INTENTS = ['restore', 'block', 'dismiss', 'hide-site', 'restore-site', 'delete-message', 'mute-sender'] as const;
 export type Intent = (typeof INTENTS)[number];
@@ -37,11 +37,11 @@ function text(form: FormData, name: string): string {
   return typeof v === 'string' ? v : '';
 }
 
-/** A required, trimmed text within `max` characters. */
+/** A required, trimmed text within `max` characters (code points, as the contract counts them). */
 function requiredText(value: string, max: number): { value: string } | { problem: ProblemCode } {
   const trimmed = value.trim();
   if (trimmed === '') return { problem: 'required' };
-  if (trimmed.length > max) return { problem: 'tooLong' };
+  if (codePointLength(trimmed) > max) return { problem: 'tooLong' };
   return { value: trimmed };
 }
 

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useActionData, useFetcher } from 'react-router';
 import type { Route } from './+types/tools';
 import { LIMITS, type Field, type Intent } from './commands';
+import { userTextField } from '../../components/user-text';
 import { ModerationNav, moderationMeta, Outcome, useFieldError } from './components';
 import { moderationAction, requireModerator, type ActionResult } from './moderation.server';
 import css from './moderation.css?url';
@@ -80,7 +81,7 @@ function ToolField({ spec, tool, limits, result }: { spec: FieldSpec; tool: Inte
     <div className="field">
       <label htmlFor={id}>{t(`tools.fields.${spec.name}`)}</label>
       {spec.kind === 'reason' ? (
-        <textarea {...common} rows={2} dir="auto" maxLength={limits.siteReason} />
+        <textarea {...common} rows={2} {...userTextField(limits.siteReason)} />
       ) : spec.kind === 'minutes' ? (
         <input {...common} type="number" inputMode="numeric" min={1} max={limits.muteMinutes} step={1} defaultValue={60} />
       ) : (

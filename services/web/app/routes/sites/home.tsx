@@ -12,7 +12,7 @@ import { tagLabel, withParams } from '../../components/sites/format';
 import { LiveIndicator } from '../../components/sites/live-indicator';
 import { SiteCard } from '../../components/sites/site-card';
 import { SubmitForm, type SubmitResult } from '../../components/sites/submit-form';
-import { withUserText } from '../../components/user-text';
+import { userTextField, withUserText } from '../../components/user-text';
 import { LANGUAGE_CODES } from '../../i18n/languages';
 import { hasSession, serverApi } from '../../lib/api.server';
 import { useLiveConnection } from '../../lib/live';
@@ -157,7 +157,7 @@ function Filters({ filters }: { filters: HomeFilters }) {
       <form method="get" action="/" role="search" className="search-form">
         <label htmlFor="site-search">{t('filters.searchLabel')}</label>
         <div className="submit-row">
-          <input id="site-search" type="search" name="search" defaultValue={filters.search} dir="auto" maxLength={200} />
+          <input id="site-search" type="search" name="search" defaultValue={filters.search} {...userTextField(200)} />
           {filters.sort !== 'hot' ? <input type="hidden" name="sort" value={filters.sort} /> : null}
           {filters.tag ? <input type="hidden" name="tag" value={filters.tag} /> : null}
           {params.get('lang') ? <input type="hidden" name="lang" value={params.get('lang') ?? ''} /> : null}
