@@ -44,6 +44,15 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/**
+ * Largest request head (request line and headers) the gateway takes: Node's default limit
+ * (16 KiB, which every service and web keep) less room for the headers the gateway adds
+ * upstream (request id, X-Forwarded-*, traceparent: a few hundred bytes), so whatever it
+ * forwards fits. A larger head gets 431 JSON here; without the margin, a head just under
+ * 16 KiB passed the gateway and got a service's bare, bodiless 431.
+ */
+export const MAX_REQUEST_HEAD_BYTES = 15 * 1024;
+
 /** Keep idle client connections longer than the usual load-balancer idle timeout (60 s). */
 const CLIENT_KEEP_ALIVE_MS = 65_000;
 
@@ -141,6 +150,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.headersTimeoutMs + config.bodyTimeoutMs + 1_000,
       connectionsCheckingInterval: timeoutCheckIntervalMs(config),
+      maxHeaderSize: MAX_REQUEST_HEAD_BYTES,
     },
     (req, res) => {
       const startedAt = performance.now();
@@ -209,7 +219,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     const answer =
       err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? rawJsonError(408, 'Request timeout', requestIdFrom(undefined))
-        : rawJsonError(400, 'Bad request', requestIdFrom(undefined));
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? rawJsonError(431, 'Request header fields too large', requestIdFrom(undefined))
+          : rawJsonError(400, 'Bad request', requestIdFrom(undefined));
     socket.end(answer, () => socket.destroy());
   });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import type { UpstreamName } from '../src/config.js';
+import { MAX_REQUEST_HEAD_BYTES } from '../src/server.js';
 import { rawExchange, request, startGateway, startStubs, urlsOf, type RunningGateway, type Stub } from './helpers.js';
 
 const HEADERS_TIMEOUT_MS = 300;
@@ -43,6 +44,31 @@ function expectTimeoutAnswer(answer: Awaited<ReturnType<typeof rawExchange>>): v
   expect(JSON.parse(answer.body)).toEqual({ error: 'Request timeout' });
   expect(answer.closed).toBe(true);
 }
+
+describe('large request heads', () => {
+  /** A GET whose head (request line and headers) is `bytes` long, most of it a query. */
+  const headOf = (bytes: number) => {
+    const start = `GET /api/v1/apps?case=head-${bytes}&q=`;
+    const end = ' HTTP/1.1\r\nHost: svc.test\r\nconnection: close\r\n\r\n';
+    return start + 'q'.repeat(bytes - start.length - end.length) + end;
+  };
+
+  it("a head the services would refuse gets the gateway's 431 JSON and never reaches them", async () => {
+    // Under Node's 16 KiB, but not with the headers the gateway adds: a service's limit.
+    const answer = await rawExchange(tight.port, [headOf(16 * 1024 - 40)]);
+    expect(answer.status).toBe(431);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(answer.body)).toEqual({ error: 'Request header fields too large' });
+    expect(answer.closed).toBe(true);
+    expect(stubs['app-store'].seen.some((s) => s.url.includes(`head-${16 * 1024 - 40}`))).toBe(false);
+  });
+
+  it('the largest head the gateway takes reaches the service with the headers the gateway adds', async () => {
+    const answer = await rawExchange(tight.port, [headOf(MAX_REQUEST_HEAD_BYTES - 64)]);
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.body).url).toContain(`head-${MAX_REQUEST_HEAD_BYTES - 64}`);
+  });
+});
 
 describe('slow clients', () => {
   it('a body shorter than its Content-Length gets 408 JSON after the body timeout; the service never sees it', async () => {
