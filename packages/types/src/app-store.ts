@@ -1,6 +1,6 @@
 // Application listing interface under /api/v1 (docs/api-reference.md, docs/decisions.md §3–4).
 import { z } from 'zod';
-import { text } from './text-schema.js';
+import { limitText, text } from './text-schema.js';
 import { Id, IsoDateTime, OffsetPaginationMeta, OffsetPaginationQuery } from './common.js';
 import {
   APP_CATEGORIES,
@@ -44,10 +44,10 @@ export const AppDescription = text(2000);
 export type AppDescription = z.infer<typeof AppDescription>;
 
 /** `https://` only; the prefix check also refuses forms like `https:host` that URL parsing accepts. */
-export const AppUrl = z
-  .url({ protocol: /^https$/, message: 'URL must be a valid https:// address' })
-  .max(2048)
-  .regex(/^https:\/\//i, 'URL must start with https://');
+export const AppUrl = limitText(
+  z.url({ protocol: /^https$/, message: 'URL must be a valid https:// address' }),
+  2048,
+).regex(/^https:\/\//i, 'URL must start with https://');
 export type AppUrl = z.infer<typeof AppUrl>;
 
 export const AppChain = text(64, { trim: true, min: 1 });
@@ -63,9 +63,8 @@ export const TechTags = z.array(text(32, { trim: true, min: 1 })).max(10);
 export type TechTags = z.infer<typeof TechTags>;
 
 /** Semantic Versioning 2.0.0 (the official regular expression). */
-export const SemVer = z
-  .string()
-  .regex(
+/** At most 64 characters (the longest version a form or a manifest needs). */
+export const SemVer = text(64).regex(
     /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/,
     'Must be a semver version such as 1.2.3',
   );

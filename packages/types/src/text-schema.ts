@@ -15,8 +15,12 @@ interface TextOptions {
  */
 export function text(max: number, options: TextOptions = {}) {
   const { min, trim = false } = options;
-  const base = trim ? z.string().trim() : z.string();
-  const checked = base.check((ctx) => {
+  return limitText(trim ? z.string().trim() : z.string(), max, min);
+}
+
+/** `text()`'s checks on another string schema (`z.url()`, say). */
+export function limitText<T extends z.ZodString | z.ZodStringFormat>(schema: T, max: number, min?: number): T {
+  const checked = schema.check((ctx) => {
     if (!isWellFormedText(ctx.value)) {
       ctx.issues.push({ code: 'custom', message: INVALID_UNICODE, input: ctx.value });
       return;
@@ -27,7 +31,8 @@ export function text(max: number, options: TextOptions = {}) {
     else if (length > max)
       ctx.issues.push({ code: 'too_big', maximum: max, origin: 'string', inclusive: true, input: ctx.value });
   });
-  return checked.meta(min === undefined ? { maxLength: max } : { minLength: min, maxLength: max });
+  // check and meta return the same kind of schema they are called on.
+  return checked.meta(min === undefined ? { maxLength: max } : { minLength: min, maxLength: max }) as T;
 }
 
 /** The `{ minLength, maxLength }` a `text()` schema declares (for forms and messages). */

@@ -85,3 +85,15 @@ describe('text()', () => {
     expect(textLimits(z.string())).toEqual({ minLength: undefined, maxLength: undefined });
   });
 });
+
+describe('limitText()', () => {
+  it('adds the code-point limits to another string schema (an app URL)', async () => {
+    const { AppUrl, SemVer } = await import('../src/index.js');
+    const path = '😀'.repeat(2048 - 'https://x.test/'.length);
+    expect(AppUrl.safeParse(`https://x.test/${path}`).success).toBe(true);
+    expect(AppUrl.safeParse(`https://x.test/${path}😀`).success).toBe(false);
+    expect(z.toJSONSchema(AppUrl)).toMatchObject({ type: 'string', maxLength: 2048 });
+    expect(SemVer.safeParse(`1.0.0-${'a'.repeat(58)}`).success).toBe(true);
+    expect(SemVer.safeParse(`1.0.0-${'a'.repeat(59)}`).success).toBe(false);
+  });
+});
