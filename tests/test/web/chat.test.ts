@@ -32,7 +32,8 @@ describe('the chat', () => {
     await Promise.all([openHome(alice), openHome(bob)]);
 
     const box = alice.page.getByLabel('Your message');
-    expect(await box.getAttribute('maxlength')).toBe('200');
+    // maxlength counts UTF-16 units: twice the 200-character limit, room for 200 emoji.
+    expect(await box.getAttribute('maxlength')).toBe('400');
     await box.fill('Hello from Alice');
     await box.press('Enter');
     // The sender's box empties; the other browser gets the message without a reload.

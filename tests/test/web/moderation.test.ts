@@ -127,7 +127,8 @@ describe('the moderation pages', () => {
     expect(await panel.innerText()).not.toContain('reporter-');
     // The counter is in the server's HTML (it counts as one types once scripts run).
     await panel.getByText('0 of 1000 characters').waitFor();
-    expect(await page.getByLabel('Your appeal').getAttribute('maxlength')).toBe('1000');
+    // maxlength counts UTF-16 units: twice the 1000-character limit.
+    expect(await page.getByLabel('Your appeal').getAttribute('maxlength')).toBe('2000');
 
     // The server checks a post that skipped the browser's checks: nothing is sent.
     const blank = await postForm(`/developer/apps/${SLUG}`, developer.cookie, DEV_IP, { intent: 'appeal', text: '  ' });
