@@ -4,10 +4,17 @@ import { limitText, text } from './text-schema.js';
 import { Id, IsoDateTime, OffsetPaginationMeta, OffsetPaginationQuery } from './common.js';
 import {
   APP_CATEGORIES,
+  APP_CHAIN_MAX_LENGTH,
+  APP_DESCRIPTION_MAX_LENGTH,
+  APP_NAME_MAX_LENGTH,
   APP_OPEN_MODES,
   APP_TYPES,
+  APP_URL_MAX_LENGTH,
   ICON_SVG_MAX_LENGTH,
+  REPORT_DETAIL_MAX_LENGTH,
   REPORT_REASONS,
+  SDK_VERSION_MAX_LENGTH,
+  SEARCH_MAX_LENGTH,
 } from './constants.js';
 
 export const AppCategory = z.enum(APP_CATEGORIES);
@@ -38,19 +45,19 @@ export const AppSlug = z
   );
 export type AppSlug = z.infer<typeof AppSlug>;
 
-export const AppName = text(80, { trim: true, min: 1 });
+export const AppName = text(APP_NAME_MAX_LENGTH, { trim: true, min: 1 });
 export type AppName = z.infer<typeof AppName>;
-export const AppDescription = text(2000);
+export const AppDescription = text(APP_DESCRIPTION_MAX_LENGTH);
 export type AppDescription = z.infer<typeof AppDescription>;
 
 /** `https://` only; the prefix check also refuses forms like `https:host` that URL parsing accepts. */
 export const AppUrl = limitText(
   z.url({ protocol: /^https$/, message: 'URL must be a valid https:// address' }),
-  2048,
+  APP_URL_MAX_LENGTH,
 ).regex(/^https:\/\//i, 'URL must start with https://');
 export type AppUrl = z.infer<typeof AppUrl>;
 
-export const AppChain = text(64, { trim: true, min: 1 });
+export const AppChain = text(APP_CHAIN_MAX_LENGTH, { trim: true, min: 1 });
 export type AppChain = z.infer<typeof AppChain>;
 
 export const HexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Colour must be #rrggbb');
@@ -63,8 +70,7 @@ export const TechTags = z.array(text(32, { trim: true, min: 1 })).max(10);
 export type TechTags = z.infer<typeof TechTags>;
 
 /** Semantic Versioning 2.0.0 (the official regular expression). */
-/** At most 64 characters (the longest version a form or a manifest needs). */
-export const SemVer = text(64).regex(
+export const SemVer = text(SDK_VERSION_MAX_LENGTH).regex(
     /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/,
     'Must be a semver version such as 1.2.3',
   );
@@ -160,7 +166,7 @@ export const AppListQuery = OffsetPaginationQuery.extend({
   category: AppCategory.optional(),
   app_type: AppType.optional(),
   /** Searches name, description and tech_tags; capped to keep queries cheap. */
-  q: text(200, { trim: true })
+  q: text(SEARCH_MAX_LENGTH, { trim: true })
     .optional()
     .meta({
       param: {
@@ -224,7 +230,7 @@ export type UpdateAppResponse = z.infer<typeof UpdateAppResponse>;
 
 export const ReportAppBody = z.object({
   reason: ReportReason.default('other'),
-  detail: text(500).optional(),
+  detail: text(REPORT_DETAIL_MAX_LENGTH).optional(),
 });
 export type ReportAppBody = z.infer<typeof ReportAppBody>;
 

@@ -68,6 +68,15 @@ export const REPORT_REASONS = [
 ] as const;
 /** The 5th distinct reporter blocks the app. */
 export const REPORT_BLOCK_THRESHOLD = 5;
+/** Character limits of an app's fields (Unicode code points, like every limit here). */
+export const APP_NAME_MAX_LENGTH = 80;
+export const APP_DESCRIPTION_MAX_LENGTH = 2000;
+export const APP_CHAIN_MAX_LENGTH = 64;
+export const APP_URL_MAX_LENGTH = 2048;
+export const SDK_VERSION_MAX_LENGTH = 64;
+export const REPORT_DETAIL_MAX_LENGTH = 500;
+/** Search words of the app listing and the site listing. */
+export const SEARCH_MAX_LENGTH = 200;
 /** 20 KB. Only length and type in the schema; removing scripts/handlers/external refs is a service rule. */
 export const ICON_SVG_MAX_LENGTH = 20480;
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { text } from './text-schema.js';
 import { Id, IsoDateTime, PageParam, SiteTag } from './common.js';
+import { SEARCH_MAX_LENGTH } from './constants.js';
 
 export const SITES_PAGE_SIZE = 60;
 /** Deepest listing page (10 000 × 60 = 600 000 sites). */
@@ -70,7 +71,7 @@ export type SiteIdParams = z.infer<typeof SiteIdParams>;
 
 export const SiteListQuery = z.object({
   /** Matches title, description, url/domain and tags; capped to keep queries cheap. */
-  search: text(200, { trim: true })
+  search: text(SEARCH_MAX_LENGTH, { trim: true })
     .optional()
     .meta({
       param: {

@@ -5,7 +5,7 @@
 import { ApiError } from '@svc/client';
 import type { AppDetail, ReportReason } from '@svc/types';
 import { truncateText } from '@svc/types/text';
-import { REPORT_BLOCK_THRESHOLD, REPORT_REASONS } from '@svc/types/constants';
+import { REPORT_BLOCK_THRESHOLD, REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS } from '@svc/types/constants';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, redirectDocument, useFetcher, type ShouldRevalidateFunctionArgs } from 'react-router';
@@ -86,7 +86,7 @@ export async function action({ request, context, params }: Route.ActionArgs): Pr
   }
   if (intent === 'report') {
     const reason = String(form.get('reason') ?? 'other');
-    const detail = truncateText(String(form.get('detail') ?? ''), 500);
+    const detail = truncateText(String(form.get('detail') ?? ''), REPORT_DETAIL_MAX_LENGTH);
     try {
       const res = await api.apps.report(slug, {
         reason: (REPORT_REASONS as readonly string[]).includes(reason) ? (reason as ReportReason) : 'other',
@@ -161,7 +161,7 @@ function ReportDialog({ slug, name }: { slug: string; name: string }) {
             <textarea
               id="report-detail"
               name="detail"
-              {...userTextField(500)}
+              {...userTextField(REPORT_DETAIL_MAX_LENGTH)}
               rows={4}
               value={detail}
               onChange={(e) => setDetail(e.target.value)}
@@ -169,7 +169,7 @@ function ReportDialog({ slug, name }: { slug: string; name: string }) {
               disabled={done}
             />
             <span id="report-detail-count" className="hint">
-              {t('report.counter', { used: characterCount(detail), max: 500 })}
+              {t('report.counter', { used: characterCount(detail), max: REPORT_DETAIL_MAX_LENGTH })}
             </span>
           </div>
           <p role="status" aria-live="polite" className={outcome ? (outcome.ok ? 'success-text' : 'error-text') : undefined}>

@@ -3,7 +3,7 @@
 // works without JavaScript.
 import type { AppListQuery } from '@svc/types';
 import { truncateText } from '@svc/types/text';
-import { APP_CATEGORIES, APP_TYPES } from '@svc/types/constants';
+import { APP_CATEGORIES, APP_TYPES, SEARCH_MAX_LENGTH } from '@svc/types/constants';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigate } from 'react-router';
 import { ApiError } from '@svc/client';
@@ -33,7 +33,7 @@ function nonNegativeInt(value: string | null, max: number): number | undefined {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const q = truncateText((url.searchParams.get('q') ?? '').trim(), 200);
+  const q = truncateText((url.searchParams.get('q') ?? '').trim(), SEARCH_MAX_LENGTH);
   const query: Partial<AppListQuery> = {
     q: q === '' ? undefined : q,
     category: oneOf(APP_CATEGORIES, url.searchParams.get('category')),
@@ -94,7 +94,7 @@ export default function AppsPage({ loaderData }: Route.ComponentProps) {
       <Form method="get" action="/apps" className="apps-filters" role="search" onSubmit={search}>
         <div className="field">
           <label htmlFor="apps-q">{t('store.searchLabel')}</label>
-          <input id="apps-q" type="search" name="q" defaultValue={query.q} {...userTextField(200)} placeholder={t('store.searchPlaceholder')} />
+          <input id="apps-q" type="search" name="q" defaultValue={query.q} {...userTextField(SEARCH_MAX_LENGTH)} placeholder={t('store.searchPlaceholder')} />
         </div>
         <div className="field">
           <label htmlFor="apps-category">{t('store.categoryLabel')}</label>

@@ -5,7 +5,7 @@
 // the audit log, `?history=` pages it). Not the reader's app, or unknown: the HTML 404 page.
 import { ApiError } from '@svc/client';
 import { UpdateAppBody, type ApiKeyListItem, type App, type AuthorAuditEntry, type CreateApiKeyResponse, type MyApp } from '@svc/types';
-import { APP_CATEGORIES } from '@svc/types/constants';
+import { APP_CATEGORIES, APP_CHAIN_MAX_LENGTH, APP_DESCRIPTION_MAX_LENGTH, APP_NAME_MAX_LENGTH, SDK_VERSION_MAX_LENGTH } from '@svc/types/constants';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useActionData, useFetcher } from 'react-router';
@@ -181,10 +181,10 @@ function EditForm({ app }: { app: App }) {
       <fetcher.Form method="post" noValidate onSubmit={validate}>
         <input type="hidden" name="intent" value="update" />
         <Field form="edit" name="name" label={t('fields.name.label')} hint={t('fields.name.hint')} error={shown.name}>
-          <input type="text" required {...userTextField(80)} defaultValue={app.name} onChange={(e) => setPreview((p) => ({ ...p, name: e.target.value }))} />
+          <input type="text" required {...userTextField(APP_NAME_MAX_LENGTH)} defaultValue={app.name} onChange={(e) => setPreview((p) => ({ ...p, name: e.target.value }))} />
         </Field>
         <Field form="edit" name="description" label={t('fields.description.label')} hint={t('fields.description.hint')} error={shown.description}>
-          <textarea rows={4} {...userTextField(2000)} defaultValue={app.description} />
+          <textarea rows={4} {...userTextField(APP_DESCRIPTION_MAX_LENGTH)} defaultValue={app.description} />
         </Field>
         <div className="field-row">
           <Field form="edit" name="category" label={t('fields.category.label')} error={shown.category}>
@@ -197,10 +197,10 @@ function EditForm({ app }: { app: App }) {
             </select>
           </Field>
           <Field form="edit" name="chain" label={t('fields.chain.label')} hint={t('fields.chain.hint')} error={shown.chain}>
-            <input type="text" {...userTextField(64)} defaultValue={app.chain ?? ''} />
+            <input type="text" {...userTextField(APP_CHAIN_MAX_LENGTH)} defaultValue={app.chain ?? ''} />
           </Field>
           <Field form="edit" name="svc_sdk_version" label={t('fields.svc_sdk_version.label')} hint={t('fields.svc_sdk_version.hint')} error={shown.svc_sdk_version}>
-            <input type="text" dir="auto" maxLength={64} defaultValue={app.svc_sdk_version ?? ''} />
+            <input type="text" dir="auto" maxLength={SDK_VERSION_MAX_LENGTH} defaultValue={app.svc_sdk_version ?? ''} />
           </Field>
         </div>
         <Field form="edit" name="tech_tags" label={t('fields.tech_tags.label')} hint={t('fields.tech_tags.hint')} error={shown.tech_tags}>

@@ -4,7 +4,7 @@
 // tampered request) and then the API has the last word.
 import { ApiError } from '@svc/client';
 import { SubmitAppBody, type MyApp } from '@svc/types';
-import { APP_CATEGORIES, APP_OPEN_MODES, APP_TYPES } from '@svc/types/constants';
+import { APP_CATEGORIES, APP_CHAIN_MAX_LENGTH, APP_DESCRIPTION_MAX_LENGTH, APP_NAME_MAX_LENGTH, APP_OPEN_MODES, APP_TYPES, APP_URL_MAX_LENGTH } from '@svc/types/constants';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation } from 'react-router';
@@ -129,13 +129,13 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
             <input type="text" required minLength={3} defaultValue={values.slug} maxLength={64} autoComplete="off" spellCheck={false} />
           </Field>
           <Field form="submit" name="name" label={t('fields.name.label')} hint={t('fields.name.hint')} error={shown.name}>
-            <input type="text" required {...userTextField(80)} defaultValue={values.name} />
+            <input type="text" required {...userTextField(APP_NAME_MAX_LENGTH)} defaultValue={values.name} />
           </Field>
           <Field form="submit" name="url" label={t('fields.url.label')} hint={t('fields.url.hint')} error={shown.url}>
-            <input type="url" defaultValue={values.url} required maxLength={2048} placeholder="https://" />
+            <input type="url" defaultValue={values.url} required maxLength={APP_URL_MAX_LENGTH} placeholder="https://" />
           </Field>
           <Field form="submit" name="description" label={t('fields.description.label')} hint={t('fields.description.hint')} error={shown.description}>
-            <textarea rows={4} {...userTextField(2000)} defaultValue={values.description} />
+            <textarea rows={4} {...userTextField(APP_DESCRIPTION_MAX_LENGTH)} defaultValue={values.description} />
           </Field>
           <div className="field-row">
             <Field form="submit" name="category" label={t('fields.category.label')} error={shown.category}>
@@ -167,7 +167,7 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
             </Field>
           </div>
           <Field form="submit" name="chain" label={t('fields.chain.label')} hint={t('fields.chain.hint')} error={shown.chain}>
-            <input type="text" {...userTextField(64)} defaultValue={values.chain} />
+            <input type="text" {...userTextField(APP_CHAIN_MAX_LENGTH)} defaultValue={values.chain} />
           </Field>
           <p role="alert" className="error-text">
             {failure ? describeFailure(failure, t) : ''}

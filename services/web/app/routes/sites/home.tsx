@@ -3,7 +3,7 @@
 // and the public chat. Live updates come over the page's one WebSocket (app/lib/live.ts).
 import type { ChatMessage, DailyBgResponse, SiteListResponse, SiteTag } from '@svc/types';
 import { truncateText } from '@svc/types/text';
-import { SITE_TAGS } from '@svc/types/constants';
+import { SEARCH_MAX_LENGTH, SITE_TAGS } from '@svc/types/constants';
 import { useTranslation } from 'react-i18next';
 import { data, useRevalidator, useSearchParams } from 'react-router';
 import { ChatPanel } from '../../components/sites/chat-panel';
@@ -40,7 +40,7 @@ export function readFilters(params: URLSearchParams): HomeFilters {
   return {
     sort: sort === 'recent' ? 'recent' : 'hot',
     tag: (SITE_TAGS as readonly string[]).includes(tag ?? '') ? (tag as SiteTag) : undefined,
-    search: truncateText((params.get('search') ?? '').trim(), 200),
+    search: truncateText((params.get('search') ?? '').trim(), SEARCH_MAX_LENGTH),
     page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
   };
 }
@@ -157,7 +157,7 @@ function Filters({ filters }: { filters: HomeFilters }) {
       <form method="get" action="/" role="search" className="search-form">
         <label htmlFor="site-search">{t('filters.searchLabel')}</label>
         <div className="submit-row">
-          <input id="site-search" type="search" name="search" defaultValue={filters.search} {...userTextField(200)} />
+          <input id="site-search" type="search" name="search" defaultValue={filters.search} {...userTextField(SEARCH_MAX_LENGTH)} />
           {filters.sort !== 'hot' ? <input type="hidden" name="sort" value={filters.sort} /> : null}
           {filters.tag ? <input type="hidden" name="tag" value={filters.tag} /> : null}
           {params.get('lang') ? <input type="hidden" name="lang" value={params.get('lang') ?? ''} /> : null}
