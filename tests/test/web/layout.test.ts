@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually } from '@svc/service-kit/testing';
+import { SDK_VERSION_MAX_LENGTH } from '@svc/types';
 import { apiLogin, launchBrowser } from './browser.js';
 import { startWebSystem, type WebSystem } from './web-system.js';
 
@@ -40,7 +41,8 @@ const LATIN_APP = {
   chain: word('Ethereum', 64),
 };
 const LATIN_TAGS = Array.from({ length: 10 }, (_, i) => word(`tag${i}webassembly`, 32));
-const LATIN_VERSION = `1.0.0-${word('prerelease', 100)}`;
+/** The longest version the contract takes (SDK_VERSION_MAX_LENGTH), one unbroken word. */
+const LATIN_VERSION = `1.0.0-${word('prerelease', SDK_VERSION_MAX_LENGTH - 6)}`;
 const RTL_APP = {
   slug: 'rtl-app',
   name: word('تطبيقApp', 80),
