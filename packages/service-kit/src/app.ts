@@ -42,6 +42,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
   app.set('etag', false);
+  // No conditional answers unless a route makes its own: without this, `If-None-Match: *`
+  // turned any JSON GET into a 304 (Express's freshness check counts `*` as a match). A
+  // documented extension point (expressjs.com, "Overriding the Express API").
+  Object.defineProperty(app.request, 'fresh', { configurable: true, enumerable: true, get: () => false });
 
   // Tracing on: the request's server span first, in the same middleware (server-spans.ts).
   app.use(

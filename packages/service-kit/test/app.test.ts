@@ -107,6 +107,16 @@ describe('createServiceApp', () => {
     expect([res.status, res.body]).toEqual([201, { name: '👩‍👩‍👧‍👦 𠮷 مرحبا' }]);
   });
 
+  it('answers a GET in full whatever its conditional headers say (no route here makes ETags)', async () => {
+    for (const [name, value] of [
+      ['if-none-match', '*'],
+      ['if-modified-since', new Date().toUTCString()],
+    ] as const) {
+      const res = await request(app).get('/items/1').set(name, value);
+      expect([name, res.status, res.body]).toEqual([name, 200, { id: '1' }]);
+    }
+  });
+
   it('answers a body in a charset or coding it cannot decode with 400 JSON, not 415', async () => {
     const latin1 = await request(app)
       .post('/items')
