@@ -258,6 +258,7 @@ describe('gateway discovery documents', () => {
     expect(doc.body.openapi).toBe('3.1.0');
     expect(doc.body.servers[0].url).toBe(PUBLIC_BASE_URL);
     for (const path of [
+      '/openapi.json',
       '/llms.txt',
       '/llms-full.txt',
       '/.well-known/ai-plugin.json',
@@ -266,6 +267,12 @@ describe('gateway discovery documents', () => {
       const res = await call(path);
       expect([path, res.status]).toEqual([path, 200]);
       expect(res.text).toContain(PUBLIC_BASE_URL);
+      const etag = res.headers.get('etag')!;
+      for (const ifNoneMatch of [etag, '*']) {
+        // fetch adds `Cache-Control: no-cache` to a conditional request unless it has one.
+        const again = await call(path, { headers: { 'if-none-match': ifNoneMatch, 'cache-control': 'max-age=0' } });
+        expect([path, ifNoneMatch, again.status]).toEqual([path, ifNoneMatch, 304]);
+      }
     }
   });
 });
@@ -1673,6 +1680,21 @@ describe('requests too slow to arrive', () => {
     );
     expect(answers.filter(([, status, connection, body]) =>
       status !== 408 || connection !== 'close' || !isEqual(body, { error: 'Request timeout' }),
+    )).toEqual([]);
+  });
+
+  it('every operation answers 431 JSON and closes when the request head is over 15 KiB', async () => {
+    const answers = await Promise.all(
+      ENDPOINTS.map(async (op) => {
+        const url = op.path.replace(/\{[^}]+\}/g, 'big-head-id');
+        const head = `${op.method} ${url} HTTP/1.1\r\nHost: svc.test\r\nX-Padding: ${'x'.repeat(15 * 1024)}\r\n\r\n`;
+        const res = await unfinishedRequest(head);
+        contract.assert({ method: op.method, url, ...res });
+        return [op.operationId, res.status, res.headers.get('connection'), JSON.parse(res.text)];
+      }),
+    );
+    expect(answers.filter(([, status, connection, body]) =>
+      status !== 431 || connection !== 'close' || !isEqual(body, { error: 'Request header fields too large' }),
     )).toEqual([]);
   });
 });

@@ -199,7 +199,8 @@ const SERVED_BY_KIT = (service: ServiceName) => service !== 'gateway' && service
  * never forgotten: 400 when there is a query or body to validate (and, from the kit's
  * services, for a NUL or invalid Unicode anywhere), 401 when authentication
  * is required, 413 with a body, 429 when rate-limited, 503 when a data store is needed, and
- * 408 (a request too slow to arrive) and 500 (a crash still answers JSON) everywhere. Specific `errors` override these texts.
+ * 408 (a request too slow to arrive), 431 (a request head too large) and 500 (a crash still
+ * answers JSON) everywhere. Specific `errors` override these texts.
  */
 function endpoint(spec: EndpointSpec): Endpoint {
   const { ok, errors = {}, store = true, ...rest } = spec;
@@ -219,6 +220,7 @@ function endpoint(spec: EndpointSpec): Endpoint {
     responses[429] = error('Too many requests (Retry-After and RateLimit-* headers)');
   // The gateway's, on every path: see gateway/README.md "Slow and greedy clients".
   responses[408] = error('Headers or body not received in time (the connection is closed)');
+  responses[431] = error('Request line and headers over 15 KiB (the connection is closed)');
   responses[500] = error('Internal error');
   if (store) responses[503] = error('Service temporarily unavailable');
   for (const [status, description] of Object.entries(errors))
@@ -279,6 +281,9 @@ export const REPORT_LIMITS = {
 
 const KEY_REFUSED = 'an API key cannot be used here (session cookie only)';
 const MODERATION_FORBIDDEN = `${MODERATORS_ONLY} (any caller but a moderator), or ${KEY_REFUSED}`;
+
+/** The gateway's discovery documents carry an ETag (a hash of their bytes). */
+const DISCOVERY_NOT_MODIFIED = noContent('Not modified (If-None-Match names the current ETag, or is *)');
 
 export const ENDPOINTS: readonly Endpoint[] = [
   // ---- auth: /api/auth/* -----------------------------------------------------------------
@@ -1052,7 +1057,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     operationId: 'getOpenApi',
     summary: 'OpenAPI 3.1 document of every public path',
     auth: 'none',
-    ok: { 200: { description: 'OpenAPI document', contentType: 'application/json' } },
+    ok: { 200: { description: 'OpenAPI document', contentType: 'application/json' }, 304: DISCOVERY_NOT_MODIFIED },
     store: false,
   }),
   endpoint({
@@ -1062,7 +1067,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     operationId: 'getLlmsTxt',
     summary: 'Short summary for language-model contexts',
     auth: 'none',
-    ok: { 200: { description: 'Summary', contentType: 'text/plain' } },
+    ok: { 200: { description: 'Summary', contentType: 'text/plain' }, 304: DISCOVERY_NOT_MODIFIED },
     store: false,
   }),
   endpoint({
@@ -1072,7 +1077,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     operationId: 'getLlmsFullTxt',
     summary: 'Complete reference for language-model use',
     auth: 'none',
-    ok: { 200: { description: 'Reference', contentType: 'text/plain' } },
+    ok: { 200: { description: 'Reference', contentType: 'text/plain' }, 304: DISCOVERY_NOT_MODIFIED },
     store: false,
   }),
   endpoint({
@@ -1082,7 +1087,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     operationId: 'getAiPluginManifest',
     summary: 'Plugin manifest for AI agents',
     auth: 'none',
-    ok: { 200: { description: 'Plugin manifest', contentType: 'application/json' } },
+    ok: { 200: { description: 'Plugin manifest', contentType: 'application/json' }, 304: DISCOVERY_NOT_MODIFIED },
     store: false,
   }),
   endpoint({
@@ -1092,7 +1097,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     operationId: 'getMcpManifest',
     summary: 'Tool definitions for AI agents',
     auth: 'none',
-    ok: { 200: { description: 'MCP tool definitions', contentType: 'application/json' } },
+    ok: { 200: { description: 'MCP tool definitions', contentType: 'application/json' }, 304: DISCOVERY_NOT_MODIFIED },
     store: false,
   }),
 ];

@@ -141,7 +141,7 @@ describe('endpoint catalogue', () => {
     };
     const report = get('POST', '/api/v1/apps/{slug}/report');
     expect(Object.keys(report.responses).map(Number).sort()).toEqual([
-      200, 400, 401, 403, 404, 408, 409, 413, 429, 500, 503,
+      200, 400, 401, 403, 404, 408, 409, 413, 429, 431, 500, 503,
     ]);
     expect(report.auth).toBe('session');
     expect(get('POST', '/api/v1/apps').responses[409]).toBeDefined();
@@ -162,7 +162,7 @@ describe('endpoint catalogue', () => {
     });
     expect(get('POST', '/api/sites').rateLimit).toEqual({ limit: 5, window: 'minute', key: 'ip' });
     expect(Object.keys(get('POST', '/api/sites').responses).map(Number).sort()).toEqual([
-      200, 201, 400, 403, 408, 413, 422, 429, 500, 503,
+      200, 201, 400, 403, 408, 413, 422, 429, 431, 500, 503,
     ]);
     expect(get('POST', '/api/messages').rateLimit).toEqual({
       limit: 10,
@@ -210,7 +210,7 @@ describe('endpoint catalogue', () => {
     expect(getSite.auth).toBe(get('GET', '/api/sites').auth);
     expect(getSite.rateLimit).toBeUndefined();
     expect(Object.keys(getSite.responses).map(Number).sort()).toEqual([
-      200, 400, 404, 408, 500, 503,
+      200, 400, 404, 408, 431, 500, 503,
     ]);
     // An app's icon: public like the detail, in the same per-IP bucket, an SVG image.
     const icon = get('GET', '/api/v1/apps/{slug}/icon');
@@ -220,7 +220,7 @@ describe('endpoint catalogue', () => {
     expect(icon.responses[200]?.contentType).toBe('image/svg+xml');
     expect(icon.responses[304]?.schema).toBeUndefined();
     expect(Object.keys(icon.responses).map(Number).sort()).toEqual([
-      200, 304, 400, 404, 408, 429, 500, 503,
+      200, 304, 400, 404, 408, 429, 431, 500, 503,
     ]);
   });
 
