@@ -75,12 +75,7 @@ export interface Tracing {
   ): ServerSpan | undefined;
   bind<F extends (...args: never[]) => unknown>(fn: F): F;
   inject<T extends object>(carrier: T): T & TraceCarrier;
-  withExtractedContext<T>(
-    carrier: unknown,
-    name: string,
-    fn: () => T,
-    attributes?: Attributes,
-  ): T;
+  withExtractedContext<T>(carrier: unknown, name: string, fn: () => T, attributes?: Attributes): T;
   logFields(): { trace_id?: string; span_id?: string };
   shutdown(): Promise<void>;
 }
@@ -116,7 +111,9 @@ export function startSdk(serviceName: string, clients: readonly TracedClient[]):
   const provider = new TracerProvider({
     resource: defaultResource()
       .merge(resourceFromAttributes({ 'service.name': serviceName }))
-      .merge(detectResources({ detectors: [resourceAttributesEnvDetector, serviceNameEnvDetector] })),
+      .merge(
+        detectResources({ detectors: [resourceAttributesEnvDetector, serviceNameEnvDetector] }),
+      ),
     sampler: samplerOf(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG),
     spanProcessors: processorsOf(env),
   });
@@ -183,7 +180,12 @@ export function startSdk(serviceName: string, clients: readonly TracedClient[]):
       propagation.inject(context.active(), carrier);
       return carrier;
     },
-    withExtractedContext<T>(carrier: unknown, name: string, fn: () => T, attributes: Attributes = {}): T {
+    withExtractedContext<T>(
+      carrier: unknown,
+      name: string,
+      fn: () => T,
+      attributes: Attributes = {},
+    ): T {
       const parent = propagation.extract(ROOT_CONTEXT, carrierOf(carrier));
       const options = { kind: SpanKind.CONSUMER, attributes };
       return tracer.startActiveSpan(name, options, parent, (span) => {
@@ -249,7 +251,8 @@ function samplerOf(name = 'parentbased_always_on', arg?: string): Sampler {
 function processorsOf(env: NodeJS.ProcessEnv): SpanProcessor[] {
   const exporter = env.OTEL_TRACES_EXPORTER?.trim() || 'otlp';
   if (exporter === 'none') return [];
-  if (exporter === 'console') return [new SimpleSpanProcessor({ exporter: new ConsoleSpanExporter() })];
+  if (exporter === 'console')
+    return [new SimpleSpanProcessor({ exporter: new ConsoleSpanExporter() })];
   const protocol =
     env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() || env.OTEL_EXPORTER_OTLP_PROTOCOL?.trim();
   const count = (name: string) => {

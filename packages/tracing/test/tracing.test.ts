@@ -114,7 +114,7 @@ describe('tracing on, OTLP/HTTP JSON', () => {
     expect(redis.attributes['db.query.text'] ?? redis.attributes['db.statement']).toBe('get');
   });
 
-  it("follows an unsampled caller: ids in the answer and the log, nothing exported", () => {
+  it('follows an unsampled caller: ids in the answer and the log, nothing exported', () => {
     const answer = result.requests.unsampledCaller;
     expect(answer.traceparent).toMatch(new RegExp(`^00-${TRACE}-[0-9a-f]{16}-00$`));
     expect(answer.fields.trace_id).toBe(TRACE);
