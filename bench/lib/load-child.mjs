@@ -1,6 +1,6 @@
 // A load generator of its own, as a forked child (so the stacks a benchmark loads side by side
 // are not paced by one event loop): runs autocannon with the options each message gives and
-// answers with the result. Shared by bench/tracing.mjs and bench/tracing-pairs.mjs.
+// answers with the result (bench/tracing.mjs).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

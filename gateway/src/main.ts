@@ -1,6 +1,7 @@
 // Process entry: settings, listen, graceful shutdown on SIGTERM/SIGINT.
 import './instrument.js';
-import { armShutdownDeadline, stopTracing } from '@svc/service-kit';
+import { armShutdownDeadline } from '@svc/service-kit';
+import { stopTracing } from '@svc/tracing';
 import { loadConfig } from './config.js';
 import { createGateway, createLogger } from './server.js';
 

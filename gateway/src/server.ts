@@ -7,14 +7,8 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import { buildDiscoveryDocuments, type DiscoveryDocument } from '@svc/discovery';
-import {
-  createLogger as createServiceLogger,
-  endServerSpan,
-  startServerSpan,
-  traceparentOf,
-  tracingEnabled,
-  type Logger,
-} from '@svc/service-kit';
+import { createLogger as createServiceLogger, type Logger } from '@svc/service-kit';
+import { startServerSpan, tracingEnabled } from '@svc/tracing';
 import { clientInfo, compileTrust } from './client-ip.js';
 import type { GatewayConfig, UpstreamName } from './config.js';
 import { CAP_RETRY_AFTER_S, createConnectionCap } from './connection-cap.js';
@@ -157,16 +151,11 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       const requestId = requestIdFrom(req.headers['x-request-id']);
       const url = req.url as string;
       const route = findRoute(HTTP_ROUTES, url);
-      // Tracing on: this request's server span, the parent of the upstream's (its
-      // traceparent replaces the caller's), ended by 'close' whatever the answer was.
-      let traceparent: string | undefined;
-      if (tracing) {
-        const span = startServerSpan(req.method as string, pathOf(url), req.headers, route?.path);
-        if (span !== undefined) {
-          traceparent = traceparentOf(span);
-          res.once('close', () => endServerSpan(span, res.statusCode));
-        }
-      }
+      // Tracing on: this request's server span (ended by 'close' whatever the answer was),
+      // the parent of the upstream's: its traceparent replaces the caller's.
+      const traceparent = tracing
+        ? startServerSpan(req, res, pathOf(url), route?.path)?.traceparent
+        : undefined;
       // /api only: the CORS headers of this answer, and preflights answered here. A page
       // (web) answer never gets either, so a request that needs neither pays one compare.
       let extra: readonly string[] | undefined;

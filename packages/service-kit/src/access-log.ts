@@ -2,8 +2,8 @@
 // rather than pino-http: that one builds a child logger and serializers per request,
 // which cost ~40% of a small JSON endpoint's throughput here (see bench/README.md).
 import type { RequestHandler } from 'express';
-import { TRACE_FIELDS, type Logger } from './logger.js';
-import { traceLogFields, tracingEnabled } from './tracing.js';
+import { traceLogFields } from '@svc/tracing';
+import type { Logger } from './logger.js';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -12,17 +12,15 @@ export function accessLog(logger: Logger): RequestHandler {
     if (QUIET_PATHS.has(req.path)) return next();
     const started = performance.now();
     // The request's trace_id/span_id, read now (its server span is active): 'finish' may
-    // come in another context, and binding the listener to this one cost a context switch
-    // per request. The logger writes these, not the context's at 'finish' (logger.ts).
-    const trace = tracingEnabled() ? traceLogFields() : undefined;
+    // come in another context. They win over the logger's mixin.
+    const trace = traceLogFields();
     res.once('finish', () => {
       const status = res.statusCode;
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
-          // One shape of line object; the logger writes the ids (logger.ts).
-          [TRACE_FIELDS]: trace,
+          ...trace,
           reqId: req.headers['x-request-id'],
           method: req.method,
           url: req.originalUrl,

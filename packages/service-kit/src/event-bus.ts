@@ -12,7 +12,7 @@ import {
   REDIS_EVENTS_CHANNEL,
   REDIS_EVENTS_STREAM,
 } from '@svc/types';
-import { injectTraceContext } from './tracing.js';
+import { injectTraceContext } from '@svc/tracing';
 
 export const EVENTS_CHANNEL = REDIS_EVENTS_CHANNEL;
 export const EVENTS_STREAM = REDIS_EVENTS_STREAM;

@@ -27,7 +27,6 @@ export * from './session-token.js';
 export * from './session-keys.js';
 export * from './jwt-keys.js';
 export * from './runtime.js';
-export * from './tracing.js';
 export * from './server-spans.js';
 export * from './route-pattern.js';
 export * from './has-body.js';

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { Logger } from './logger.js';
-import { stopTracing } from './tracing.js';
+import { stopTracing } from '@svc/tracing';
 
 export interface RunningService {
   server: http.Server;

@@ -10,7 +10,7 @@
 // - `job_outbox` (queue, job_name, job_id, payload): a job for any named queue the service
 //   hands the relay (startJobOutbox), e.g. sites' `scrape` jobs.
 //
-// Trace context (tracing on, tracing.ts): a system message row stores the writer's
+// Trace context (tracing on, @svc/tracing): a system message row stores the writer's
 // `traceparent` in its column, a job row in its payload (so a `job_outbox` table needs no
 // column for it); the relay posts each row in a span continuing that context and puts its own
 // context into the job's data, where the worker continues it.
@@ -27,7 +27,7 @@ import type { Logger } from './logger.js';
 import type { Redis } from './redis.js';
 import { createSystemMessageProducer, type SystemMessageProducer } from './system-messages.js';
 import { inPgTransaction } from './pg-transaction.js';
-import { injectTraceContext, withExtractedContext, type TraceCarrier } from './tracing.js';
+import { injectTraceContext, withExtractedContext, type TraceCarrier } from '@svc/tracing';
 
 /** The table every producing service creates in its own schema (see its migration). */
 export const SYSTEM_MESSAGE_OUTBOX_TABLE = 'system_message_outbox';

@@ -4,7 +4,7 @@
 import { Queue } from 'bullmq';
 import { Cluster, type Redis } from './redis.js';
 import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
-import { injectTraceContext } from './tracing.js';
+import { injectTraceContext } from '@svc/tracing';
 
 /**
  * BullMQ's key prefix (its default is `bull`) under the deployment's REDIS_PREFIX. BullMQ's

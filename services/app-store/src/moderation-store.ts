@@ -2,7 +2,7 @@
 // and the actions on an app. An action runs under the same app-row lock as the report path
 // (store.ts `report`), so a concurrent report sees the app either before or after it, and
 // its audit entry commits with it or not at all.
-import { currentTraceparent } from '@svc/service-kit';
+import { currentTraceparent } from '@svc/tracing';
 import type { AppBlockedParams, AppStatus, ReportReason } from '@svc/types';
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
 import {

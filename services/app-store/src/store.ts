@@ -2,7 +2,7 @@
 // search function through the connection's search_path).
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
 import type { App as AppRow } from './generated/prisma/client.js';
-import { currentTraceparent } from '@svc/service-kit';
+import { currentTraceparent } from '@svc/tracing';
 import type { AppBlockedParams, AppListItem, ReportReason, SubmitAppBody } from '@svc/types';
 import { reachesBlockThreshold } from './domain/report-threshold.js';
 import type { AppChanges } from './domain/app-update.js';

@@ -4,7 +4,8 @@
 // failures with backoff (the producer sets attempts), and a malformed job fails for good.
 import { UnrecoverableError, Worker } from 'bullmq';
 import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
-import { queuePrefix, withExtractedContext, type Logger, type Redis } from '@svc/service-kit';
+import { queuePrefix, type Logger, type Redis } from '@svc/service-kit';
+import { withExtractedContext } from '@svc/tracing';
 import type { ChatRoom } from './chat-room.js';
 
 export function startSystemMessageWorker(deps: {

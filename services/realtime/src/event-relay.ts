@@ -1,7 +1,8 @@
 // WS_RESUME=false only: Redis pub/sub → every local client (no ids, no resume). Each replica
 // subscribes to the kit's events channel,
 // so an event published once by any service reaches every client of every replica.
-import { eventsChannel, withExtractedContext, type Logger, type Redis } from '@svc/service-kit';
+import { eventsChannel, type Logger, type Redis } from '@svc/service-kit';
+import { withExtractedContext } from '@svc/tracing';
 import { isRelayableEvent } from './domain/client-message.js';
 import { stripTraceContext } from './domain/event-envelope.js';
 import type { Hub } from './hub.js';

@@ -3,7 +3,8 @@
 // hub; `readAfter` pages through the history for clients that resume. The newest entries the
 // loop read stay in memory (RecentEvents): a reconnect storm after a restart asks for the
 // last few seconds, which are served from there, with no Redis call and no re-framing.
-import { eventsStream, withExtractedContext, type Logger, type Redis } from '@svc/service-kit';
+import { eventsStream, type Logger, type Redis } from '@svc/service-kit';
+import { withExtractedContext } from '@svc/tracing';
 import { stripTraceContext } from './domain/event-envelope.js';
 import { checkResume, type ResumeCheck } from './domain/event-id.js';
 import { RecentEvents } from './domain/recent-events.js';

@@ -12,7 +12,8 @@
 // are hand-written SQL anyway.
 import type pg from 'pg';
 import type { SocialPlatform } from '@svc/types';
-import { currentTraceparent, inPgTransaction } from '@svc/service-kit';
+import { inPgTransaction } from '@svc/service-kit';
+import { currentTraceparent } from '@svc/tracing';
 import { IDEMPOTENCY_KEY_TTL_MS, type StoredAnswer } from './domain/idempotency-key.js';
 import { SITE_ROW_COLUMNS, type SiteRow } from './site-record.js';
 import { SCRAPE_JOB_ID_PREFIX, SCRAPE_QUEUE } from './worker/queues.js';

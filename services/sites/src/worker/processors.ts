@@ -3,13 +3,8 @@
 // A job whose process dies keeps its lock only until `lockDuration` runs out; another
 // worker's stalled-job check (every `stalledInterval`) then puts it back in the queue.
 import { Worker, type Job, type Queue } from 'bullmq';
-import {
-  queuePrefix,
-  withExtractedContext,
-  type EventPublisher,
-  type Logger,
-  type Redis,
-} from '@svc/service-kit';
+import { queuePrefix, type EventPublisher, type Logger, type Redis } from '@svc/service-kit';
+import { withExtractedContext } from '@svc/tracing';
 import type { SafeFetcher } from '@svc/safe-fetch';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { scrapeSite } from '../scrape/scrape-site.js';

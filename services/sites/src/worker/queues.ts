@@ -3,7 +3,8 @@
 // tenants that share one Redis never see each other's jobs.
 import { Queue, type JobsOptions } from 'bullmq';
 import { z } from 'zod';
-import { injectTraceContext, queuePrefix, type Redis } from '@svc/service-kit';
+import { queuePrefix, type Redis } from '@svc/service-kit';
+import { injectTraceContext } from '@svc/tracing';
 
 export const SCRAPE_QUEUE = 'scrape';
 export const TAG_QUEUE = 'tag';
