@@ -142,7 +142,7 @@ async function main() {
     const gateway = spawnChild(path.join(ROOT, 'gateway'), {
       PORT: String(gatewayPort),
       NODE_ENV: 'production',
-      // Production refuses to start without it (docs/decisions.md §13).
+      // Production refuses to start without it (docs/decisions/013-operations-port.md).
       PUBLIC_BASE_URL: `http://${HOST}:${gatewayPort}`,
       APP_STORE_URL: `http://${HOST}:${storePort}`,
     });

@@ -255,7 +255,7 @@ async function main() {
       APP_STORE_URL: `http://${HOST}:${upstreamPort}`,
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',
-      // Production refuses to start without it (docs/decisions.md §13).
+      // Production refuses to start without it (docs/decisions/013-operations-port.md).
       PUBLIC_BASE_URL: `http://${HOST}:${port}`,
     });
     await waitFor(`http://${HOST}:${port}/healthz`, child, 'gateway', { attempts: 100 });

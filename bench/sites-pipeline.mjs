@@ -126,7 +126,7 @@ try {
       env: {
         ...process.env,
         // Not production: the workers scrape the loopback pages above, which takes
-        // OUTBOUND_ALLOW_HOSTS, refused at start in production (docs/decisions.md §13).
+        // OUTBOUND_ALLOW_HOSTS, refused at start in production (docs/decisions/013-operations-port.md).
         // NODE_ENV changes nothing else in the worker.
         NODE_ENV: 'development',
         LOG_LEVEL: 'warn',

@@ -284,7 +284,7 @@ async function main() {
           OTEL_EXPORTER_OTLP_ENDPOINT: '',
           ...env,
           PORT: String(port),
-          // A gateway in production refuses to start without it (docs/decisions.md §13).
+          // A gateway in production refuses to start without it (docs/decisions/013-operations-port.md).
           ...(dir === 'gateway' && { PUBLIC_BASE_URL: `http://${HOST}:${port}` }),
         },
         stdio: ['ignore', 'ignore', 'inherit'],

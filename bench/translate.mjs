@@ -189,7 +189,7 @@ async function main() {
       TRANSLATE_URL: `http://${HOST}:${translatePort}`,
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',
-      // Production refuses to start without it (docs/decisions.md §13).
+      // Production refuses to start without it (docs/decisions/013-operations-port.md).
       PUBLIC_BASE_URL: `http://${HOST}:${gatewayPort}`,
       NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS ?? '',
     });

@@ -680,7 +680,7 @@ async function main() {
       throw new Error('port collision, run again');
     const gatewayOrigin = `http://${HOST}:${port.gateway}`;
     const url = (p) => `http://${HOST}:${p}`;
-    // What production requires, else a process refuses to start (docs/decisions.md §13).
+    // What production requires, else a process refuses to start (docs/decisions/013-operations-port.md).
     const production = productionSettings({
       publicBaseUrl: gatewayOrigin,
       resendBaseUrl: resend.baseUrl,
@@ -715,7 +715,7 @@ async function main() {
     start('gateway', 'gateway/dist/main.js', {
       ...production,
       PORT: String(port.gateway),
-      // Its /metrics is on the private ops listener (docs/decisions.md §13).
+      // Its /metrics is on the private ops listener (docs/decisions/013-operations-port.md).
       OPS_PORT: String(port.gatewayOps),
       TRUST_PROXY: 'loopback',
       AUTH_URL: url(port.auth),

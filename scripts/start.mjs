@@ -49,7 +49,7 @@ const supervisor = supervise(
     args: [p.entry],
     cwd: path.join(ROOT, p.dir),
     env: { NODE_ENV: 'development', ...OWN_ENV[p.name], ...process.env, PORT: String(p.port), OPS_PORT: String(opsPort(p)) },
-    // The detailed readiness is on each process's private ops listener (docs/decisions.md §13);
+    // The detailed readiness is on each process's private ops listener (docs/decisions/013-operations-port.md);
     // the gateway's public port has no /readyz.
     readyUrl: `http://127.0.0.1:${opsPort(p)}/readyz`,
   })),

@@ -1,5 +1,5 @@
 // The settings a process refuses to start without when NODE_ENV=production
-// (docs/configuration.md, "Production requirements"; docs/decisions.md §13), for the
+// (docs/configuration.md, "Production requirements"; docs/decisions/013-operations-port.md), for the
 // benchmarks that run the built processes as production does. Call it once per run: every
 // process of the run gets the same secrets, as in a deployment. A process ignores the
 // settings it does not read.

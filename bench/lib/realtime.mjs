@@ -22,7 +22,7 @@ export const arg = (name, fallback) => {
  * Starts `services/<name>/dist/main.js` on free ports with `env` (over REDIS_URL, the
  * prefix, NODE_ENV=test, and no per-IP socket cap: every generated client is 127.0.0.1),
  * adds it to `children` and waits for /readyz. /metrics is on the private ops listener
- * (docs/decisions.md §13): `opsUrl`.
+ * (docs/decisions/013-operations-port.md): `opsUrl`.
  */
 export async function startService(name, { redisUrl, prefix, env = {}, children }) {
   const port = await freePort();

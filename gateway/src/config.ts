@@ -109,7 +109,7 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: ms(10_000),
   GATEWAY_HEADERS_TIMEOUT_MS: ms(10_000),
   GATEWAY_BODY_TIMEOUT_MS: ms(10_000),
-  // The services' JSON limit (docs/decisions.md §1, MAX_JSON_BODY_BYTES): no route takes more.
+  // The services' JSON limit (docs/decisions/001-errors-limits-and-headers.md, MAX_JSON_BODY_BYTES): no route takes more.
   GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   GATEWAY_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(256),
   PUBLIC_BASE_URL: z
@@ -148,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   const upstreams = Object.fromEntries(
     UPSTREAM_NAMES.map((name) => [name, data[UPSTREAMS[name].env] as string]),
   ) as Record<UpstreamName, string>;
-  // Production refuses development fallbacks (docs/decisions.md §13): the discovery
+  // Production refuses development fallbacks (docs/decisions/013-operations-port.md): the discovery
   // documents would name http://localhost.
   if (data.NODE_ENV === 'production' && data.PUBLIC_BASE_URL === undefined)
     throw new Error('Invalid gateway configuration: PUBLIC_BASE_URL: required when NODE_ENV=production (the development fallback is http://localhost)');

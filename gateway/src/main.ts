@@ -19,7 +19,7 @@ gateway.server.on('error', (err) => {
   logger.fatal({ err }, 'gateway server error');
   process.exit(1);
 });
-// The private ops listener (docs/decisions.md §13): never routed from the public entry.
+// The private ops listener (docs/decisions/013-operations-port.md): never routed from the public entry.
 gateway.ops.listen(config.opsPort, () => {
   logger.info({ opsPort: config.opsPort }, 'gateway ops listener (metrics, readiness)');
 });

@@ -1,7 +1,7 @@
 // What the gateway answers itself (express apps). Public: liveness (/healthz), the
 // discovery documents, and the JSON 404/405/500 for every path the routing table does not
 // forward — /readyz and /metrics included, which are 404 there. Private (the ops listener
-// on OPS_PORT, docs/decisions.md §13): /healthz, the detailed /readyz fan-out and /metrics.
+// on OPS_PORT, docs/decisions/013-operations-port.md): /healthz, the detailed /readyz fan-out and /metrics.
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { DISCOVERY_PATHS, type DiscoveryDocument } from '@svc/discovery';
 import type { Logger } from 'pino';
@@ -45,7 +45,7 @@ export function createOwnRoutes(deps: OwnRoutesDeps): express.Express {
       const route = ownPaths.includes(req.path) ? req.path : 'other';
       metrics.record(route, res.statusCode, startedAt);
       logger.debug(
-        // No client address in logs (docs/decisions.md §13).
+        // No client address in logs (docs/decisions/013-operations-port.md).
         { reqId: res.getHeader('x-request-id'), method: req.method, path: req.path, status: res.statusCode },
         'own route',
       );

@@ -341,7 +341,7 @@ describe('own routes', () => {
   });
 });
 
-describe('the private ops listener (docs/decisions.md §13)', () => {
+describe('the private ops listener (docs/decisions/013-operations-port.md)', () => {
   it('through the public port, /metrics and /readyz are 404 JSON, whatever the method or spelling', async () => {
     for (const path of ['/metrics', '/readyz', '/Metrics', '/readyz/', '/metrics?x=1', '/%72eadyz']) {
       for (const method of ['GET', 'HEAD', 'POST']) {

@@ -1,5 +1,5 @@
 // The routing table against the contract: every public endpoint of both interfaces and
-// docs/decisions.md (packages/types' catalogue) reaches the service that owns it, none of
+// docs/decisions/ (packages/types' catalogue) reaches the service that owns it, none of
 // them reaches the web client (pages are not API endpoints), and every API route of the
 // table serves an endpoint the contract names.
 import { describe, expect, it } from '@jest/globals';

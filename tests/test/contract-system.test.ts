@@ -114,7 +114,7 @@ beforeAll(async () => {
       RESEND_API_KEY: 're_contract',
       RESEND_BASE_URL: resend.baseUrl,
       EMAIL_FROM: 'Svc <login@svc.test>',
-      // login('moderator') is a moderator by configuration (docs/decisions.md §2).
+      // login('moderator') is a moderator by configuration (docs/decisions/016-moderator-role.md).
       MODERATOR_EMAILS: 'moderator@contract-system.test',
     }),
     start('services/app-store/dist/main.js', {

@@ -182,7 +182,7 @@ const SERVICE_ARGS = ['gateway', 'auth', 'app-store', 'sites', 'chat', 'translat
 const COMMON = ['PORT', 'NODE_ENV', 'LOG_LEVEL'];
 const commonOf = (p: ProcessSpec) => (p.usesRedis === false ? COMMON : [...COMMON, 'REDIS_URL']);
 /** Settings that must hold a real value in compose (not an empty fallback). */
-/** The processes whose session middleware verifies sn_token (docs/decisions.md §2). */
+/** The processes whose session middleware verifies sn_token (docs/decisions/002-email-code-login-and-sessions.md). */
 const SESSION_VERIFIERS = ['auth', 'app-store', 'sites', 'chat'] as const;
 const REQUIRED_NON_EMPTY =
   /_URL$|^PORT$|^NODE_ENV$|^LOG_LEVEL$|^JWT_|^EMAIL_FROM$|^TRUST_PROXY$|^IP_HASH_SECRET$|^INTERNAL_TOKEN$/;
@@ -652,7 +652,7 @@ describe('docker-compose.yml', () => {
       }
     });
 
-    // The detailed readiness is on the private ops port, PORT + 1000 (docs/decisions.md §13).
+    // The detailed readiness is on the private ops port, PORT + 1000 (docs/decisions/013-operations-port.md).
     it(`has a healthcheck on its ops port 127.0.0.1:${p.port + 1000}/readyz with node (no curl in slim)`, () => {
       const test = svc!.healthcheck?.test;
       expect(Array.isArray(test)).toBe(true);

@@ -1,4 +1,4 @@
-// Rotating the session signing key (docs/decisions.md §2, "Signing-key rotation") with the
+// Rotating the session signing key (docs/decisions/017-signing-key-rotation.md) with the
 // real auth and app-store processes, restarted with each step's settings as an operator
 // would: tokens of the old key keep working while both keys are set, new tokens carry the
 // new kid, removing the old key rejects its tokens.

@@ -1,4 +1,4 @@
-// The private operations surface through real processes (docs/decisions.md §13): the
+// The private operations surface through real processes (docs/decisions/013-operations-port.md): the
 // gateway's public port answers 404 to /metrics and /readyz, each process's ops port
 // serves them; a forged X-Forwarded-For from a peer the service does not trust counts as
 // that peer, so rotating it does not step around a per-IP limit.

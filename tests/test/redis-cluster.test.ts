@@ -4,7 +4,7 @@
 // answers 429; then the master holding a user's session key is killed: that user's requests
 // get 503 while requests that need no key of it keep working, and after the master restarts
 // (same port, node file and data) everything works again, queue and fan-out included
-// (docs/decisions.md, "Redis Cluster and Sentinel").
+// (docs/decisions/021-redis-cluster-and-sentinel.md).
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import WebSocket from 'ws';
 import { createLogger, createRedis, queuePrefix, revocationKey, waitForRedis } from '@svc/service-kit';
@@ -112,7 +112,7 @@ async function openSocket() {
  * the worker and realtime said meanwhile. This caught a rare stall (3 of about 60 loaded
  * runs before 2026-11-28): the scrape job stayed waiting because the scrape Worker was
  * parked on an ioredis promise that never settled (fixed by patches/ioredis@6.0.0.patch;
- * docs/decisions.md, "Redis Cluster and Sentinel").
+ * docs/decisions/022-ioredis-cluster-patch.md).
  */
 async function withLogs<T>(step: () => Promise<T>, context: string): Promise<T> {
   try {

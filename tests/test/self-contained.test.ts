@@ -1,11 +1,12 @@
 // The repository is self-contained: no tracked file cites a document outside it (the
 // contract the project was given, notes beside the checkout). Citations go to the
-// project's own docs/ (decisions.md §n, architecture.md, configuration.md,
-// api-reference.md). Also: docs/configuration.md names every setting the config schemas read.
-// SELF_CONTAINED_ROOT points the checks at another checkout (used to see them fail).
+// project's own docs/ (decisions/NNN-title.md, architecture.md, configuration.md,
+// api-reference.md), and every cited decision file exists and is in the index.
+// Also: docs/configuration.md names every setting the config schemas read.
+// SELF_CONTAINED_ROOT points the checks at another checkout (to see them fail).
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,8 +21,8 @@ const OUTSIDE: Array<[RegExp, string]> = [
   [/\bshared\/(spec|notes)\b/, 'the shared spec/notes folder'],
   [/\/work\/shared\b/, 'an absolute path outside the repository'],
   // The given decisions file, cited as DECISIONS, DECISIONS.md or DECISIONS §n; the
-  // repository's own is docs/decisions.md (lower case).
-  [/\bDECISIONS\b/, 'DECISIONS (use docs/decisions.md §n)'],
+  // repository's own decisions are docs/decisions/NNN-title.md (lower case).
+  [/\bDECISIONS\b/, 'DECISIONS (use docs/decisions/NNN-title.md)'],
   [/\bARCHITECTURE\.md\b/, 'ARCHITECTURE.md (use docs/architecture.md)'],
   [/\bapp-listing-api\.md\b/, 'app-listing-api.md (use docs/api-reference.md)'],
   [/\bsite-sharing-api\.md\b/, 'site-sharing-api.md (use docs/api-reference.md)'],
@@ -34,6 +35,26 @@ function trackedFiles(): string[] {
     .split('\0')
     .filter((f) => f !== '' && f !== THIS_FILE && f !== 'pnpm-lock.yaml');
 }
+
+/** The text of a tracked file, or undefined when it is deleted in the working tree or binary. */
+function textOf(file: string): string | undefined {
+  const full = path.join(ROOT, file);
+  if (!existsSync(full)) return undefined;
+  const bytes = readFileSync(full);
+  return bytes.includes(0) ? undefined : bytes.toString('utf8');
+}
+
+/** A decision file cited from anywhere, by its path from the repository root. */
+const CITED_DECISION = /docs\/decisions\/[0-9]{3}-[a-z0-9-]+\.md/g;
+/** A Markdown link to a decision file, relative to the linking file (docs/README.md, docs/decisions/). */
+const LINKED_DECISION = /\]\(((?:[./a-z]*\/)?[0-9]{3}-[a-z0-9-]+\.md)[)#]/g;
+/** The former single decisions file and its numbered sections. */
+const FORMER_FILE = /decisions\.md/;
+/**
+ * Applied migrations are never edited (Prisma records them), so their comments keep the
+ * citation they were applied with; AUDIT_LOG_MIGRATION_SQL is a byte copy of one.
+ */
+const APPLIED_MIGRATION = /\/prisma\/migrations\/[^/]+\/migration\.sql$/;
 
 /** `file:line: text (why)` for each line of a tracked text file that points outside. */
 function offenders(): string[] {
@@ -57,7 +78,7 @@ function offenders(): string[] {
 
 describe('the repository is self-contained', () => {
   it('has its own documentation', () => {
-    for (const doc of ['README.md', 'api-reference.md', 'openapi.json', 'decisions.md', 'configuration.md', 'architecture.md']) {
+    for (const doc of ['README.md', 'api-reference.md', 'openapi.json', 'decisions', 'configuration.md', 'architecture.md']) {
       expect(existsSync(path.join(ROOT, 'docs', doc))).toBe(true);
     }
   });
@@ -71,20 +92,51 @@ describe('the repository is self-contained', () => {
     }
   });
 
-  it('cites only sections that docs/decisions.md has', () => {
-    const decisions = readFileSync(path.join(ROOT, 'docs/decisions.md'), 'utf8');
-    const sections = new Set([...decisions.matchAll(/^## (\d+)\. /gm)].map((m) => m[1]));
-    const bad: string[] = [];
+  it('cites only decision files that exist', () => {
+    const missing: string[] = [];
+    let cited = 0;
     for (const file of trackedFiles()) {
-      const full = path.join(ROOT, file);
-      if (!existsSync(full) || file.startsWith('docs/')) continue;
-      const bytes = readFileSync(full);
-      if (bytes.includes(0)) continue;
-      for (const m of bytes.toString('utf8').matchAll(/docs\/decisions\.md §(\d+)(?:[–-]§?(\d+))?/g)) {
-        for (const n of [m[1], m[2]]) if (n !== undefined && !sections.has(n)) bad.push(`${file}: ${m[0]}`);
+      const text = textOf(file);
+      if (text === undefined) continue;
+      for (const m of text.matchAll(CITED_DECISION)) {
+        cited++;
+        if (!existsSync(path.join(ROOT, m[0]))) missing.push(`${file}: ${m[0]}`);
+      }
+      if (!file.endsWith('.md')) continue;
+      for (const m of text.matchAll(LINKED_DECISION)) {
+        const target = path.join(ROOT, path.dirname(file), m[1]!);
+        if (!existsSync(target)) missing.push(`${file}: ${m[1]}`);
       }
     }
-    expect(bad).toEqual([]);
+    expect(cited).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
+  });
+
+  it('cites nothing of the former docs/decisions.md', () => {
+    const files = trackedFiles();
+    const migrationLines = files
+      .filter((f) => APPLIED_MIGRATION.test(f))
+      .flatMap((f) => (textOf(f) ?? '').split('\n'))
+      .filter((line) => FORMER_FILE.test(line));
+    const found: string[] = [];
+    for (const file of files) {
+      if (APPLIED_MIGRATION.test(file)) continue;
+      (textOf(file) ?? '').split('\n').forEach((line, i) => {
+        if (FORMER_FILE.test(line) && !migrationLines.some((m) => line.includes(m))) {
+          found.push(`${file}:${i + 1}: ${line.trim().slice(0, 120)}`);
+        }
+      });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('indexes every decision file once in docs/README.md', () => {
+    const index = readFileSync(path.join(ROOT, 'docs/README.md'), 'utf8');
+    const files = readdirSync(path.join(ROOT, 'docs/decisions')).filter((f) => f.endsWith('.md'));
+    const numbers = files.map((f) => f.slice(0, 3));
+    expect(files.filter((f) => !/^[0-9]{3}-[a-z0-9-]+\.md$/.test(f))).toEqual([]);
+    expect(numbers.filter((n, i) => numbers.indexOf(n) !== i)).toEqual([]);
+    expect(files.filter((f) => !index.includes(`](decisions/${f})`))).toEqual([]);
   });
 });
 

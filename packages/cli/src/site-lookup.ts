@@ -17,7 +17,7 @@ export function isSiteId(input: string): boolean {
 export const LOOKUP_MAX_PAGES = 5;
 
 /**
- * The URL as the service stores it: the one normaliser of @svc/types (docs/decisions.md §5).
+ * The URL as the service stores it: the one normaliser of @svc/types (docs/decisions/005-sites.md).
  * A single-label name (`abc123`, no dot, not an IPv6 literal) is no site the service
  * accepts: most likely an id.
  */

@@ -8,7 +8,7 @@ import { configDir, sessionFile } from '../src/session-store.js';
 import { UsageError } from '../src/exit-codes.js';
 
 describe('normaliseSiteUrl', () => {
-  it('follows docs/decisions.md §5', () => {
+  it('follows docs/decisions/005-sites.md', () => {
     expect(normaliseSiteUrl('HTTPS://Example.COM:443/#x')).toBe('https://example.com');
     expect(normaliseSiteUrl('http://example.com:80/a/?utm_source=x&id=1&fbclid=y')).toBe(
       'http://example.com/a/?id=1',

@@ -1,7 +1,7 @@
 // The real-time channel (`/api/ws`): one subscription that stays connected. It reconnects
 // after drops with exponential backoff and jitter, treats close code 1012 (Service Restart)
 // and the other "come back later" codes as a reason to reconnect, and detects a silent
-// half-open connection with an application ping (docs/decisions.md §6: `{event:"ping"}` → pong).
+// half-open connection with an application ping (docs/decisions/006-real-time-channel.md: `{event:"ping"}` → pong).
 // It resumes: each reconnection asks for the events after the last id it saw
 // (`?last_event_id=`), so a drop or a replica restart loses and repeats nothing; when it
 // cannot resume (the server says `resync` or closes with 4400, or no event has arrived

@@ -1,4 +1,4 @@
-// The tools offered to AI agents (docs/decisions.md §7: search sites, submit a site, list/search
+// The tools offered to AI agents (docs/decisions/007-discovery-documents.md: search sites, submit a site, list/search
 // apps, get an app, translate, read chat). Each is one catalogue endpoint; its input schema
 // merges the endpoint's path, query and body schemas, its output schema is the success
 // response, all generated from @svc/types.

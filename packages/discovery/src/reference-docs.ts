@@ -21,7 +21,7 @@ const HEADER = [
   '  packages/discovery (the /llms-full.txt renderer). Regenerate with',
   '  `pnpm --filter @svc/discovery write-docs`; packages/discovery/test/reference-docs.test.ts',
   '  fails when this file differs from what the generator produces.',
-  '  Hand-written decisions behind these rules: docs/decisions.md.',
+  '  Hand-written decisions behind these rules: docs/decisions/ (indexed in docs/README.md).',
   '-->',
   '',
 ].join('\n');

@@ -1,4 +1,4 @@
-// Response headers the contract promises (docs/decisions.md §1–2), as OpenAPI header components.
+// Response headers the contract promises (docs/decisions/001-errors-limits-and-headers.md, docs/decisions/002-email-code-login-and-sessions.md), as OpenAPI header components.
 // Documentation only: the services set them through the service kit.
 import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, SESSION_COOKIE_NAME } from '@svc/types';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The agent tools and their two manifests: the six tools docs/decisions.md §7 names, with JSON
+// The agent tools and their two manifests: the six tools docs/decisions/007-discovery-documents.md names, with JSON
 // Schemas that accept what the zod schemas accept and refuse what they refuse.
 import { describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -15,7 +15,7 @@ const tool = (name: string) => tools.find((t) => t.name === name)!;
 const accepts = (name: string, input: unknown) => ajv.validate(tool(name).inputSchema, input);
 
 describe('agent tools', () => {
-  it('are the six of docs/decisions.md §7, each an HTTP call of the catalogue', () => {
+  it('are the six of docs/decisions/007-discovery-documents.md, each an HTTP call of the catalogue', () => {
     expect(tools.map((t) => [t.name, t.http.method, t.http.path])).toEqual([
       ['search_sites', 'GET', '/api/sites'],
       ['submit_site', 'POST', '/api/sites'],

@@ -26,7 +26,7 @@ export function accessLog(logger: Logger): RequestHandler {
           url: req.originalUrl,
           status,
           ms: Math.round((performance.now() - started) * 10) / 10,
-          // No client address, raw or hashed (docs/decisions.md §13): logs are kept and
+          // No client address, raw or hashed (docs/decisions/013-operations-port.md): logs are kept and
           // shipped far more widely than the data stores; reqId ties a line to a request.
         },
         'request',

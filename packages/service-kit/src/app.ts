@@ -20,7 +20,7 @@ export interface ServiceAppOptions {
   logger: Logger;
   metrics?: Metrics;
   readiness?: Record<string, ReadinessCheck>;
-  /** JSON body limit (docs/decisions.md §1: 64 KiB unless a service needs less). */
+  /** JSON body limit (docs/decisions/001-errors-limits-and-headers.md: 64 KiB unless a service needs less). */
   bodyLimit?: string;
   /**
    * express trust-proxy setting: who may tell us the client IP (the gateway). Default

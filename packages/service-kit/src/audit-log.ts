@@ -1,4 +1,4 @@
-// The append-only audit log of moderation (docs/decisions.md §9), one mechanism for every
+// The append-only audit log of moderation (docs/decisions/009-moderation-audit-log.md), one mechanism for every
 // service that moderates: app-store (apps), sites (hidden sites) and chat (deleted messages,
 // mutes). Each keeps an `audit_log` table in its own schema, created by a migration whose
 // text is AUDIT_LOG_MIGRATION_SQL (each service's migration test compares them), and writes

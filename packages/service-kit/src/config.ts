@@ -56,7 +56,7 @@ export const settings = {
 };
 
 /**
- * Production refuses development fallbacks (docs/decisions.md §13): a superRefine that
+ * Production refuses development fallbacks (docs/decisions/013-operations-port.md): a superRefine that
  * names every listed setting left unset when NODE_ENV=production, with what the fallback
  * would have done (`IP_HASH_SECRET is missing: required when NODE_ENV=production (...)`).
  */

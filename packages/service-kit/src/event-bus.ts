@@ -1,9 +1,9 @@
 // Events for the real-time channel: any service appends `{ event, payload }` to one Redis
-// Stream (docs/decisions.md §6). The stream id of the entry is the event's id: one order,
+// Stream (docs/decisions/006-real-time-channel.md). The stream id of the entry is the event's id: one order,
 // the same for every realtime replica, and a bounded history clients resume from. The same
 // JSON (without id) is also published on the pub/sub channel for observers (tests, tools).
 // With tracing on the JSON also carries the publisher's `traceparent`, which realtime strips
-// before delivering (docs/decisions.md §15).
+// before delivering (docs/decisions/015-tracing.md).
 import type { Redis } from './redis.js';
 import {
   EVENT_HISTORY_MAX_EVENTS,

@@ -2,7 +2,7 @@
 // JWT_PUBLIC_KEY are required from the environment. Development: a pair is generated
 // once and kept in an ignored file at the repository root, shared by every local process.
 // JWT_PUBLIC_KEYS adds keys that are accepted too: the next or the previous key while the
-// signing key is rotated (docs/decisions.md §2).
+// signing key is rotated (docs/decisions/017-signing-key-rotation.md).
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

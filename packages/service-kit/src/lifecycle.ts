@@ -31,7 +31,7 @@ export interface StartOptions {
   host?: string;
   logger: Logger;
   /**
-   * The private operations listener (docs/decisions.md §13) beside the public one: same
+   * The private operations listener (docs/decisions/013-operations-port.md) beside the public one: same
    * lifecycle, closed once in-flight public requests are done. Its host defaults to `host`.
    */
   ops?: { port: number; handler: RequestListener; host?: string };

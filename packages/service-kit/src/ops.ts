@@ -1,4 +1,4 @@
-// The private operations listener (docs/decisions.md §13): /metrics and the detailed
+// The private operations listener (docs/decisions/013-operations-port.md): /metrics and the detailed
 // /readyz (which check failed) are served on OPS_PORT, a port no public route exposes, so
 // nobody outside the cluster reads the process's internals. The public port keeps /healthz
 // and a bare /readyz (status only). A plain node:http handler: three paths, no middleware.

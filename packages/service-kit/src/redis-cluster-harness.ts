@@ -108,7 +108,7 @@ export async function startRedisCluster(
         '--cluster-port', String(node.busPort),
         '--cluster-config-file', join(node.dir, 'nodes.conf'),
         '--cluster-node-timeout', String(opts.nodeTimeoutMs ?? 2000),
-        // Slots of a missing master fail; the others keep serving (docs/decisions.md).
+        // Slots of a missing master fail; the others keep serving (docs/decisions/021-redis-cluster-and-sentinel.md).
         '--cluster-require-full-coverage', 'no',
         '--dir', node.dir,
         '--save', '',

@@ -1,5 +1,5 @@
 // Text no field of either API can hold is refused up front with 400, before
-// authentication, limits or any store is touched (docs/decisions.md §1):
+// authentication, limits or any store is touched (docs/decisions/001-errors-limits-and-headers.md):
 // - a NUL (U+0000): PostgreSQL text cannot store one;
 // - text that is not well-formed Unicode: a lone UTF-16 surrogate in a JSON string (the
 //   escape "\ud800" is valid JSON; PostgreSQL refuses it), or a path or query that does not

@@ -1,4 +1,4 @@
-// The keys of sn_token sessions, by key id (docs/decisions.md §2, "Signing-key rotation").
+// The keys of sn_token sessions, by key id (docs/decisions/017-signing-key-rotation.md).
 // A token's `kid` is the RFC 7638 JWK thumbprint of the public key that verifies it: derived
 // from the key itself, so it cannot be configured wrong and is the same in every process.
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';

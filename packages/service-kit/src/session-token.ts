@@ -1,7 +1,7 @@
 // The sn_token session: an ES256 JWT signed by auth, verified everywhere with the public
 // keys of the configured set. The algorithm is pinned on verify: `none`, HS256 with the
 // public key as secret, and other tricks are refused. The header's `kid` picks the key
-// (session-keys.ts; rotation in docs/decisions.md §2).
+// (session-keys.ts; rotation in docs/decisions/017-signing-key-rotation.md).
 import { randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { SESSION_COOKIE_NAME, SESSION_TTL_SECONDS } from '@svc/types';
@@ -17,7 +17,7 @@ export interface SessionClaims {
   jti: string;
   iat: number;
   exp: number;
-  /** Only in a moderator's session (docs/decisions.md §2); absent otherwise. */
+  /** Only in a moderator's session (docs/decisions/016-moderator-role.md); absent otherwise. */
   mod?: true;
 }
 
@@ -43,7 +43,7 @@ export function signSessionToken(
 
 /**
  * The keys that may have signed a token: the one its `kid` names (none for an unknown kid),
- * or, for a token without `kid` (signed before key ids existed, docs/decisions.md §2), every
+ * or, for a token without `kid` (signed before key ids existed, docs/decisions/017-signing-key-rotation.md), every
  * key of the set, so that sessions opened before the upgrade survive it and a later rotation.
  */
 function candidateKeys(token: string, keys: SessionVerifyKeys): KeyObject[] {

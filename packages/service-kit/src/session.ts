@@ -22,7 +22,7 @@ export interface Caller {
   session?: SessionClaims;
   apiKey?: { id: string; appId: string };
   /**
-   * A moderator's session (docs/decisions.md §2): the token's `mod` claim, unless auth has
+   * A moderator's session (docs/decisions/016-moderator-role.md): the token's `mod` claim, unless auth has
    * since granted or revoked the role (the override in Redis wins). Never true for an API key.
    */
   isModerator?: boolean;
@@ -113,7 +113,7 @@ export const requireSession: RequestHandler = (req, _res, next) => {
   next(req.caller ? undefined : unauthorized());
 };
 
-/** True for a moderator's session (docs/decisions.md §2); false for API keys and anonymous callers. */
+/** True for a moderator's session (docs/decisions/016-moderator-role.md); false for API keys and anonymous callers. */
 export const callerIsModerator = (req: Request): boolean =>
   req.caller?.via === 'session' && req.caller.isModerator === true;
 

@@ -11,7 +11,7 @@ import { injectTraceContext } from '@svc/tracing';
  * Lua scripts touch several keys of a queue at once, so on a Redis Cluster the prefix is a
  * hash tag (`{<REDIS_PREFIX>bull}`, BullMQ's documented pattern): every queue's keys share
  * one slot. One node keeps the untagged prefix, so an upgrade finds its queued jobs
- * (docs/decisions.md, "Redis Cluster and Sentinel"). Pass the queue connection.
+ * (docs/decisions/021-redis-cluster-and-sentinel.md). Pass the queue connection.
  */
 export const queuePrefix = (redisPrefix: string, connection: Redis) =>
   connection instanceof Cluster ? `{${redisPrefix}bull}` : `${redisPrefix}bull`;

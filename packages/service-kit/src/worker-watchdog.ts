@@ -1,6 +1,6 @@
 // A BullMQ Worker can stop taking jobs while its process looks healthy: its blocking Redis
 // connection parked on a promise that never settles (two such ioredis hangs are patched,
-// docs/decisions.md "Redis Cluster and Sentinel"), or a half-open TCP connection after a
+// docs/decisions/023-worker-watchdog.md), or a half-open TCP connection after a
 // network fault. Probes still pass and jobs wait for good. The watchdog looks at each
 // Worker's queue from outside the Worker: when the same job has been first in line for
 // WORKER_STUCK_AFTER_MS while the Worker had a free slot and neither started nor finished a

@@ -24,7 +24,7 @@ describe('access log', () => {
     expect(lines[1]).toMatchObject({ level: 40, status: 404 });
   });
 
-  it('holds no client address, raw or forwarded (docs/decisions.md §13)', async () => {
+  it('holds no client address, raw or forwarded (docs/decisions/013-operations-port.md)', async () => {
     const text: string[] = [];
     const sink = new Writable({
       write(chunk, _enc, cb) {

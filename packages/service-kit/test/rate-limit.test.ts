@@ -38,7 +38,7 @@ function appWith(client: Redis, points: number, key = byIp, trustProxy?: string)
   });
 }
 
-describe('trusted proxies (docs/decisions.md §13)', () => {
+describe('trusted proxies (docs/decisions/013-operations-port.md)', () => {
   it('ignores a forged X-Forwarded-For from a peer that is not a configured proxy', async () => {
     // The test's peer is 127.0.0.1; only the gateway's (here: an unrelated) network is trusted.
     const app = appWith(redis, 2, byIp, '10.20.0.0/16');

@@ -180,7 +180,7 @@ describe('on a Redis Cluster', () => {
     // BullMQ resets a Worker's blocking connection by disconnecting it and awaiting connect().
     // Unpatched, ioredis 6.0.0 never settled that promise when the attempt's ready check found
     // cluster_state:fail (as a just-restarted master reports), and the Worker never fetched a
-    // job again (patches/ioredis@6.0.0.patch, docs/decisions.md "Redis Cluster and Sentinel").
+    // job again (patches/ioredis@6.0.0.patch, docs/decisions/022-ioredis-cluster-patch.md).
     const client = createRedis(cluster.url, logger, { name: 'cluster-ready-check', forQueues: true });
     try {
       await waitForRedis(client, 30_000);

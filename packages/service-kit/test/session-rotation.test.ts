@@ -1,4 +1,4 @@
-// Signing-key rotation (docs/decisions.md §2): tokens carry the RFC 7638 thumbprint of their
+// Signing-key rotation (docs/decisions/017-signing-key-rotation.md): tokens carry the RFC 7638 thumbprint of their
 // key as `kid`; a process accepts every key of its set; a token without `kid` (signed before
 // key ids existed) is tried against each key of the set.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,4 +1,4 @@
-// Moderation of apps under /api/v1/moderation (moderators only; docs/decisions.md §9).
+// Moderation of apps under /api/v1/moderation (moderators only; docs/decisions/009-moderation-audit-log.md).
 // Reporters are never identified: a report is shown by its opaque id only.
 import { z } from 'zod';
 import { text } from './text-schema.js';
@@ -90,7 +90,7 @@ export const ModerationActionResponse = z.object({
 export type ModerationActionResponse = z.infer<typeof ModerationActionResponse>;
 
 /**
- * The query of every service's audit log (app-store, sites, chat: docs/decisions.md §9),
+ * The query of every service's audit log (app-store, sites, chat: docs/decisions/009-moderation-audit-log.md),
  * `target_type` limited to the targets that service audits.
  */
 export const auditQueryOf = <const T extends readonly [string, ...string[]]>(targetTypes: T) =>
@@ -159,7 +159,7 @@ export type AuthorAuditQuery = z.infer<typeof AuthorAuditQuery>;
 
 /**
  * An audit entry as the app's author sees it: the actor is a role, never a moderator's user
- * id (docs/decisions.md §9): `system` (automatic), `author` (the caller), `moderator`.
+ * id (docs/decisions/009-moderation-audit-log.md): `system` (automatic), `author` (the caller), `moderator`.
  */
 export const AuthorAuditEntry = AuditEntryView.extend({
   actor: z.enum(['system', 'moderator', 'author']),
@@ -173,7 +173,7 @@ export const AuthorAuditPageResponse = z.object({
 });
 export type AuthorAuditPageResponse = z.infer<typeof AuthorAuditPageResponse>;
 
-// ---- e-mail notices to authors (the notify-email queue; docs/decisions.md §9) -----------
+// ---- e-mail notices to authors (the notify-email queue; docs/decisions/025-block-appeals-and-notices.md) -----------
 
 /**
  * Durable BullMQ queue of e-mails about a user's content: app-store writes a job into its

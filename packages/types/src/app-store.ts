@@ -1,4 +1,4 @@
-// Application listing interface under /api/v1 (docs/api-reference.md, docs/decisions.md §3–4).
+// Application listing interface under /api/v1 (docs/api-reference.md, docs/decisions/003-app-store-api-keys.md, docs/decisions/004-app-store-rules.md).
 import { z } from 'zod';
 import { limitText, text } from './text-schema.js';
 import { Id, IsoDateTime, OffsetPaginationMeta, OffsetPaginationQuery } from './common.js';
@@ -33,7 +33,7 @@ export const ReportReason = z.enum(REPORT_REASONS);
 export type ReportReason = z.infer<typeof ReportReason>;
 
 
-// ---- field rules (docs/decisions.md §4) -------------------------------------------------------
+// ---- field rules (docs/decisions/004-app-store-rules.md) -------------------------------------------------------
 
 export const AppSlug = z
   .string()
@@ -268,7 +268,7 @@ export const AppAppealView = z.object({
 export type AppAppealView = z.infer<typeof AppAppealView>;
 
 /**
- * Why and when the caller's app was blocked (docs/decisions.md §9): `reports` for the
+ * Why and when the caller's app was blocked (docs/decisions/009-moderation-audit-log.md): `reports` for the
  * automatic block of the 5th reporter (reason: the reports counted per reason, never who
  * reported), `moderator` for a block by hand (reason: the moderator's words).
  */

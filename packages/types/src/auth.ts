@@ -1,4 +1,4 @@
-// Email-code login and the session shared by both interfaces (docs/decisions.md §2).
+// Email-code login and the session shared by both interfaces (docs/decisions/002-email-code-login-and-sessions.md).
 import { z } from 'zod';
 import { Id, SuccessResponse } from './common.js';
 
@@ -55,7 +55,7 @@ export const AuthMeResponse = z.object({
   user: AuthUser,
   is_moderator: z.boolean().meta({
     description:
-      "Whether this session acts as a moderator (the role every service checks; docs/decisions.md §2)",
+      "Whether this session acts as a moderator (the role every service checks; docs/decisions/016-moderator-role.md)",
   }),
 });
 export type AuthMeResponse = z.infer<typeof AuthMeResponse>;
@@ -82,7 +82,7 @@ export const JwtClaims = z.object({
 });
 export type JwtClaims = z.infer<typeof JwtClaims>;
 
-// ---- moderators (docs/decisions.md §2, "Moderators") --------------------------------------
+// ---- moderators (docs/decisions/016-moderator-role.md) --------------------------------------
 
 /** The 403 body of every moderator-only endpoint of every service. */
 export const MODERATORS_ONLY = 'Moderators only';

@@ -1,4 +1,4 @@
-// Public chat room: messages, likes and entrance messages (docs/api-reference.md, docs/decisions.md §5).
+// Public chat room: messages, likes and entrance messages (docs/api-reference.md, docs/decisions/019-chat.md).
 import { z } from 'zod';
 import { text } from './text-schema.js';
 import { Id, IsoDateTime, LimitParam } from './common.js';
@@ -83,7 +83,7 @@ export const EntranceResponse = z.object({
 export type EntranceResponse = z.infer<typeof EntranceResponse>;
 
 /**
- * System messages (the interface descriptions leave the set open; docs/decisions.md §5 documents it). Other services
+ * System messages (the interface descriptions leave the set open; docs/decisions/019-chat.md documents it). Other services
  * ask chat to post one through the durable BullMQ queue SYSTEM_MESSAGE_QUEUE, so a 2xx that
  * caused one never loses it even while chat is down. `content` is an English fallback;
  * clients translate by `content_key` with `content_params`.

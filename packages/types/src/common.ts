@@ -1,4 +1,4 @@
-// Shapes and constants shared by every bounded context (docs/decisions.md §1).
+// Shapes and constants shared by every bounded context (docs/decisions/001-errors-limits-and-headers.md).
 import { z } from 'zod';
 import { LANGUAGE_CODES, SITE_TAGS } from './constants.js';
 import { INVALID_UNICODE } from './text.js';
@@ -16,7 +16,7 @@ export const ErrorResponse = z
   .meta({ description: 'The body of every error response of both interfaces' });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
-/** Fixed messages docs/decisions.md §1 prescribes, so every service answers them word for word. */
+/** Fixed messages docs/decisions/001-errors-limits-and-headers.md prescribes, so every service answers them word for word. */
 export const ERROR_MESSAGES = {
   authenticationRequired: 'Authentication required',
   tooManyRequests: 'Too many requests',
@@ -35,7 +35,7 @@ export const ERROR_MESSAGES = {
   translationFailed: 'Translation failed',
 } as const;
 
-/** ISO 8601 UTC with `Z` (docs/decisions.md §1: `2026-11-21T10:00:00.000Z`); offsets are refused. */
+/** ISO 8601 UTC with `Z` (docs/decisions/001-errors-limits-and-headers.md: `2026-11-21T10:00:00.000Z`); offsets are refused. */
 export const IsoDateTime = z.iso.datetime();
 export type IsoDateTime = z.infer<typeof IsoDateTime>;
 
@@ -62,7 +62,7 @@ export const OffsetPaginationQuery = z.object({
 });
 export type OffsetPaginationQuery = z.infer<typeof OffsetPaginationQuery>;
 
-/** `count` is the size of this page, `total` all matches (docs/decisions.md §4). */
+/** `count` is the size of this page, `total` all matches (docs/decisions/004-app-store-rules.md). */
 export const OffsetPaginationMeta = z.object({
   limit: z.number().int().min(1).max(100),
   offset: z.number().int().min(0),
@@ -96,7 +96,7 @@ export const RATE_LIMIT_HEADERS = {
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
-/** Default JSON body limit (docs/decisions.md §1); larger bodies answer 413. */
+/** Default JSON body limit (docs/decisions/001-errors-limits-and-headers.md); larger bodies answer 413. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /** Non-empty opaque identifier used in path parameters and ids (nanoid, cuid, uuid...). */

@@ -1,4 +1,4 @@
-// The one catalogue of public endpoints of both interfaces and docs/decisions.md. It drives the
+// The one catalogue of public endpoints of both interfaces and of docs/decisions/. It drives the
 // OpenAPI document and the gateway's route check, so every public path is here and nothing else.
 import { z } from 'zod';
 import {
@@ -195,7 +195,7 @@ const error = (description: string): EndpointResponse => ({ description, schema:
 const SERVED_BY_KIT = (service: ServiceName) => service !== 'gateway' && service !== 'realtime';
 
 /**
- * Adds the error statuses that follow from the endpoint's shape (docs/decisions.md §1), so they are
+ * Adds the error statuses that follow from the endpoint's shape (docs/decisions/001-errors-limits-and-headers.md), so they are
  * never forgotten: 400 when there is a query or body to validate (and, from the kit's
  * services, for a NUL or invalid Unicode anywhere), 401 when authentication
  * is required, 413 with a body, 429 when rate-limited, 503 when a data store is needed, and
@@ -234,13 +234,13 @@ const json = (description: string, schema: z.ZodType): EndpointResponse => ({
 });
 const noContent = (description: string): EndpointResponse => ({ description });
 
-// Rate limits from the documents and docs/decisions.md; endpoints whose limit is "not shown" have none.
+// Rate limits from the documents and docs/decisions/; endpoints whose limit is "not shown" have none.
 const APP_PUBLIC: RateLimit = { limit: 200, window: 'minute', key: 'ip' };
 const APP_AUTHENTICATED: RateLimit = { limit: 60, window: 'minute', key: 'key-or-user' };
 const APP_SESSION: RateLimit = { limit: 60, window: 'minute', key: 'user' };
 
 /**
- * Login (docs/decisions.md §2 per address, plus per client network where the documents are
+ * Login (docs/decisions/002-email-code-login-and-sessions.md per address, plus per client network where the documents are
  * silent). One client network may ask codes for 30 different addresses an hour and get 60
  * codes wrong an hour across all addresses. An office behind one NAT stays well inside
  * (sessions last 30 days, so people rarely log in), while a sprayer gets 60 guesses an
@@ -262,12 +262,12 @@ export const LOGIN_LIMITS = {
 } as const satisfies Record<string, RateLimit>;
 
 /**
- * Reporting an app (docs/decisions.md §4 per user a minute; per user and per client IP an
+ * Reporting an app (docs/decisions/018-abuse-resistant-reporting.md per user a minute; per user and per client IP an
  * hour where the documents are silent). A reader reports an app now and then, so 10 an
  * hour per account is far above honest use, while an account farm must spread its reports
  * over many hours; 20 an hour per client IP lets a few colleagues behind one NAT report
  * freely but caps what one address can push through fresh accounts. Each is counted
- * before anything is written (docs/decisions.md "Abuse-resistant reporting").
+ * before anything is written (docs/decisions/018-abuse-resistant-reporting.md).
  */
 export const REPORT_LIMITS = {
   limit: 60,
@@ -615,7 +615,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     rateLimit: APP_SESSION,
   }),
 
-  // ---- app moderation: /api/v1/moderation/* (moderators only; docs/decisions.md §9) -------
+  // ---- app moderation: /api/v1/moderation/* (moderators only; docs/decisions/009-moderation-audit-log.md) -------
   endpoint({
     method: 'GET',
     path: '/api/v1/moderation/reports',

@@ -1,4 +1,4 @@
-// Real-time channel messages (docs/api-reference.md "Real-time channel", docs/decisions.md §6).
+// Real-time channel messages (docs/api-reference.md "Real-time channel", docs/decisions/006-real-time-channel.md).
 import { z } from 'zod';
 import { ChatMessage } from './chat.js';
 import { Site } from './sites.js';

@@ -1,4 +1,4 @@
-// URL normalisation before dedup (docs/decisions.md §5): one spelling per page, so the same site
+// URL normalisation before dedup (docs/decisions/005-sites.md): one spelling per page, so the same site
 // submitted twice with a different case, port, fragment or tracking tail is one row. The one
 // implementation: the sites service stores what it answers, and `svc sites get` finds a site
 // by comparing with it. Pure (the WHATWG URL parser only), so it lives with the contract.

@@ -1,5 +1,5 @@
 // Site sharing: sites, tags, boosts, claims, clicks, bookmarks, daily background
-// (docs/api-reference.md, docs/decisions.md §5).
+// (docs/api-reference.md, docs/decisions/005-sites.md).
 import { z } from 'zod';
 import { text } from './text-schema.js';
 import { Id, IsoDateTime, PageParam, SiteTag } from './common.js';
@@ -14,7 +14,7 @@ export const SITE_URL_MAX_LENGTH = 2048;
 export const SiteType = z.enum(['website', 'profile']);
 export type SiteType = z.infer<typeof SiteType>;
 
-/** Platform identifiers of the 11 recognised social families (docs/decisions.md §5). */
+/** Platform identifiers of the 11 recognised social families (docs/decisions/005-sites.md). */
 export const SOCIAL_PLATFORMS = [
   'x',
   'github',

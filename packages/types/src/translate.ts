@@ -1,4 +1,4 @@
-// AI translation between the 12 languages (docs/api-reference.md, docs/decisions.md §5).
+// AI translation between the 12 languages (docs/api-reference.md, docs/decisions/020-translation.md).
 import { z } from 'zod';
 import { text } from './text-schema.js';
 import { LanguageCode } from './common.js';

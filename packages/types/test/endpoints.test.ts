@@ -9,7 +9,7 @@ import {
 } from '../src/endpoints.js';
 import { ErrorResponse } from '../src/common.js';
 
-/** Every method + path of both interfaces (docs/api-reference.md) and docs/decisions.md. */
+/** Every method + path of both interfaces (docs/api-reference.md) and docs/decisions/. */
 const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   // app store (/api/v1)
   ['GET', '/api/v1/apps'],
@@ -35,7 +35,7 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['POST', '/api/auth/verify'],
   ['GET', '/api/bookmarks'],
   ['POST', '/api/bookmarks'],
-  ['DELETE', '/api/bookmarks/{site_id}'], // "{id}" in the document, "{site_id}" in docs/decisions.md §5
+  ['DELETE', '/api/bookmarks/{site_id}'], // "{id}" in the document, "{site_id}" in docs/decisions/005-sites.md
   ['GET', '/api/sites/my-submissions'],
   ['POST', '/api/auth/set-username'],
   ['GET', '/openapi.json'],
@@ -45,10 +45,10 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['GET', '/.well-known/mcp.json'],
   ['GET', '/sitemap.xml'],
   ['GET', '/api/ws'],
-  // added by docs/decisions.md
+  // added by docs/decisions/
   ['POST', '/api/auth/logout'],
   ['GET', '/api/auth/me'],
-  // added by issue 13 (moderators; docs/decisions.md §2)
+  // added by issue 13 (moderators; docs/decisions/016-moderator-role.md)
   ['GET', '/api/auth/moderators'],
   ['PUT', '/api/auth/moderators/{email}'],
   ['DELETE', '/api/auth/moderators/{email}'],

@@ -1,5 +1,5 @@
 // Who is calling: `Authorization: Bearer <API key>` or the `sn_token` session cookie
-// (docs/api-reference.md, docs/decisions.md §3). The kit's sessionMiddleware reads
+// (docs/api-reference.md, docs/decisions/003-app-store-api-keys.md). The kit's sessionMiddleware reads
 // the cookie; keys are looked up here by their SHA-256. A Bearer header, when present,
 // decides: a bad key is a 401 even if a cookie is also sent.
 import type { Request, RequestHandler } from 'express';

@@ -1,4 +1,4 @@
-// app-store settings (docs/decisions.md §8), validated at start.
+// app-store settings (docs/decisions/008-configuration.md), validated at start.
 import { z } from 'zod';
 import {
   SERVICES,
@@ -14,7 +14,7 @@ export const configSchema = baseConfigSchema
     APP_STORE_DATABASE_URL: settings.optionalString,
     /** ES256 public key (PEM) that verifies `sn_token` sessions (dev: the shared dev key file). */
     JWT_PUBLIC_KEY: settings.pem,
-    /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions.md §2). */
+    /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions/017-signing-key-rotation.md). */
     JWT_PUBLIC_KEYS: settings.pem,
     /** How long each process reuses a listing answer, in ms (0 = off); see listing.ts. */
     APP_STORE_LISTING_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
@@ -22,7 +22,7 @@ export const configSchema = baseConfigSchema
     IP_HASH_SECRET: settings.optionalString,
     /**
      * true: reports from accounts sharing a client network (IPv4 /24, IPv6 /56) count once
-     * toward the block threshold (docs/decisions.md §4). false: every distinct reporter counts.
+     * toward the block threshold (docs/decisions/018-abuse-resistant-reporting.md). false: every distinct reporter counts.
      */
     REPORT_DISTINCT_NETWORKS: settings.bool(false),
   })

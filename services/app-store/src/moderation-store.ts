@@ -1,4 +1,4 @@
-// Moderators' data access (docs/decisions.md §9): the report queue, an app's report history
+// Moderators' data access (docs/decisions/009-moderation-audit-log.md): the report queue, an app's report history
 // and the actions on an app. An action runs under the same app-row lock as the report path
 // (store.ts `report`), so a concurrent report sees the app either before or after it, and
 // its audit entry commits with it or not at all.

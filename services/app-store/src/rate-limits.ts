@@ -1,5 +1,5 @@
 // Rate limits of /api/v1, read from the endpoint catalogue (`limitFor`; docs/api-reference.md,
-// docs/decisions.md §4): 200/min per IP on the public endpoints (one bucket for listing, detail, icon and categories), 60/min per API key or
+// docs/decisions/018-abuse-resistant-reporting.md): 200/min per IP on the public endpoints (one bucket for listing, detail, icon and categories), 60/min per API key or
 // per user on the authenticated ones (one bucket), 5/hour app submissions per user, and
 // (our addition) 10 reports an hour per user and 20 per client IP (REPORT_LIMITS in the
 // catalogue, beside the authenticated bucket), and 30 failed API-key authentications per 10 minutes per IP, after which the

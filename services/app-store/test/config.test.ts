@@ -1,4 +1,4 @@
-// app-store settings: production refuses development fallbacks (docs/decisions.md §13).
+// app-store settings: production refuses development fallbacks (docs/decisions/013-operations-port.md).
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from '@svc/service-kit';
 import { configSchema } from '../src/config.js';

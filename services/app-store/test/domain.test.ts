@@ -286,7 +286,7 @@ describe('avatar', () => {
   });
 });
 
-describe('moderation decisions (docs/decisions.md §9)', () => {
+describe('moderation decisions (docs/decisions/009-moderation-audit-log.md)', () => {
   it('restores only a blocked app, resolving its reports', () => {
     expect(decideModeration('restore', 'blocked')).toEqual({
       kind: 'apply',

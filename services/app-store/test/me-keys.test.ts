@@ -1,4 +1,4 @@
-// /api/v1/me*, installs, and the developer dashboard's API keys (docs/decisions.md §3): creation
+// /api/v1/me*, installs, and the developer dashboard's API keys (docs/decisions/003-app-store-api-keys.md): creation
 // shown once and stored hashed, listing, revocation, and what a key may and may not do.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,4 +1,4 @@
-// Abuse limits on POST /api/v1/apps/{slug}/report (docs/decisions.md §4 "Abuse-resistant
+// Abuse limits on POST /api/v1/apps/{slug}/report (docs/decisions/018-abuse-resistant-reporting.md "Abuse-resistant
 // reporting"): 10 reports an hour per user and 20 per client IP, answered 429 before
 // anything is written; REPORT_DISTINCT_NETWORKS counts one client network (IPv4 /24,
 // IPv6 /56) once toward the block threshold, and off it the documented rule holds as written.

@@ -1,4 +1,4 @@
-// auth's settings (docs/decisions.md §8), validated at start.
+// auth's settings (docs/decisions/008-configuration.md), validated at start.
 import { z } from 'zod';
 import {
   SERVICES,
@@ -15,7 +15,7 @@ export const authConfigSchema = baseConfigSchema.extend({
   AUTH_DATABASE_URL: settings.optionalString,
   JWT_PRIVATE_KEY: settings.pem,
   JWT_PUBLIC_KEY: settings.pem,
-  /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions.md §2). */
+  /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions/017-signing-key-rotation.md). */
   JWT_PUBLIC_KEYS: settings.pem,
   /** Unset: the dev mailer logs codes instead of sending them. */
   RESEND_API_KEY: settings.optionalString,
@@ -26,7 +26,7 @@ export const authConfigSchema = baseConfigSchema.extend({
   /** Keys the login-code hashes; derived from the JWT private key when unset. */
   LOGIN_CODE_SECRET: settings.optionalString,
   /**
-   * Moderators by configuration (docs/decisions.md §2): comma-separated emails, trimmed and
+   * Moderators by configuration (docs/decisions/016-moderator-role.md): comma-separated emails, trimmed and
    * compared lower-cased; the API cannot revoke them.
    */
   MODERATOR_EMAILS: z

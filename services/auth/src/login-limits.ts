@@ -1,5 +1,5 @@
 // The login limits of the catalogue (`LOGIN_LIMITS` in @svc/types), as the auth routes
-// apply them. Per email address (docs/decisions.md §2): 3 codes and 5 verifications a minute. Per
+// apply them. Per email address (docs/decisions/002-email-code-login-and-sessions.md): 3 codes and 5 verifications a minute. Per
 // client network (IPv4 address or IPv6 /64; our addition): codes for at most 30 different
 // addresses an hour, and at most 60 failed verifications an hour across all addresses.
 import type { Request, Response } from 'express';

@@ -1,4 +1,4 @@
-// The moderator role (docs/decisions.md §2): held by the emails of MODERATOR_EMAILS (the
+// The moderator role (docs/decisions/016-moderator-role.md): held by the emails of MODERATOR_EMAILS (the
 // configuration; the API cannot revoke them) and by users a moderator granted it to (a row of
 // moderator_grants). Sessions carry it as the `mod` claim; a grant or revoke also writes the
 // kit's override in Redis, so every service sees the change at once in open sessions.

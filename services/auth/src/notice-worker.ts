@@ -1,5 +1,5 @@
 // Consumer of the notify-email queue (producer: app-store's job outbox, written in the
-// transaction of a block or restore; docs/decisions.md §9). Runs inside the auth process,
+// transaction of a block or restore; docs/decisions/025-block-appeals-and-notices.md). Runs inside the auth process,
 // which owns the users' addresses and the mailer: app-store never holds a reliable e-mail
 // address (its developer snapshot exists only for authors who used a session). A job is
 // done once Resend accepted the mail; failures are retried with the backoff the producer set

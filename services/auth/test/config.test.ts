@@ -1,4 +1,4 @@
-// auth settings: production refuses the development mailer (docs/decisions.md §13).
+// auth settings: production refuses the development mailer (docs/decisions/013-operations-port.md).
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@svc/service-kit';
 import { loadAuthConfig } from '../src/config.js';

@@ -1,4 +1,4 @@
-// The moderator role (docs/decisions.md §2) on real PostgreSQL and Redis: MODERATOR_EMAILS,
+// The moderator role (docs/decisions/016-moderator-role.md) on real PostgreSQL and Redis: MODERATOR_EMAILS,
 // grants and revokes through the API, the `mod` claim and the override open sessions follow.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import jwt from 'jsonwebtoken';

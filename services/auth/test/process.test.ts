@@ -55,7 +55,7 @@ describe('auth process', () => {
       REDIS_PREFIX: prefix,
     });
     await waitForOk(proc, '/readyz', 30_000);
-    // The detail and the metrics are on the ops port only (docs/decisions.md §13).
+    // The detail and the metrics are on the ops port only (docs/decisions/013-operations-port.md).
     expect(await (await fetch(`${proc.url}/readyz`)).json()).toEqual({ status: 'ready' });
     expect((await fetch(`${proc.url}/metrics`)).status).toBe(404);
     expect(await (await fetch(`${proc.opsUrl}/readyz`)).json()).toEqual({

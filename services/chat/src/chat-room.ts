@@ -1,5 +1,5 @@
 // What chat does, independent of HTTP: post, like, entrance and system messages. Each
-// stored message is published as `new_message`, each like as `like` (docs/decisions.md §5).
+// stored message is published as `new_message`, each like as `like` (docs/decisions/019-chat.md).
 import {
   ENTRANCE_CONTENT,
   ENTRANCE_COOLDOWN_SECONDS,
@@ -92,7 +92,7 @@ export function createChatRoom(deps: ChatRoomDeps) {
 
   return {
     list: (limit: number) => store.listRecent(limit),
-    /** The audit log of deletions and mutes, newest first (docs/decisions.md §9). */
+    /** The audit log of deletions and mutes, newest first (docs/decisions/024-audit-log-per-service.md). */
     audit: (query: ListAuditQuery) => store.audit(query),
 
     async post(content: string, ip: string, caller?: Caller): Promise<ChatMessage> {

@@ -1,4 +1,4 @@
-// chat settings (docs/decisions.md §8), validated at start.
+// chat settings (docs/decisions/008-configuration.md), validated at start.
 import { z } from 'zod';
 import { DEV_INTERNAL_TOKEN } from '@svc/types';
 // DEV_IP_HASH_SECRET: used outside production when IP_HASH_SECRET is unset (production requires it).
@@ -17,7 +17,7 @@ export const configSchema = baseConfigSchema
     CHAT_DATABASE_URL: settings.optionalString,
     /** ES256 public key (PEM) that verifies `sn_token` sessions (dev: the shared dev pair). */
     JWT_PUBLIC_KEY: settings.pem,
-    /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions.md §2). */
+    /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions/017-signing-key-rotation.md). */
     JWT_PUBLIC_KEYS: settings.pem,
     /** Keys the HMAC of client IPs (likes, visitor names); required in production. */
     IP_HASH_SECRET: settings.optionalString,

@@ -1,4 +1,4 @@
-// The chat's audit log (docs/decisions.md §9) against real PostgreSQL and Redis: every
+// The chat's audit log (docs/decisions/024-audit-log-per-service.md) against real PostgreSQL and Redis: every
 // deletion and mute appends one entry in the transaction of the action (moderator, action,
 // target, reason, state before and after); a mute's entry names the sender by user id or
 // keyed IP hash, never the address; refused actions append nothing; moderators page by

@@ -1,4 +1,4 @@
-// realtime settings (docs/decisions.md §8), validated at start.
+// realtime settings (docs/decisions/008-configuration.md), validated at start.
 import { z } from 'zod';
 import { DEV_INTERNAL_TOKEN, WS_PING_INTERVAL_MS } from '@svc/types';
 import { SERVICES, baseConfigSchema, settings } from '@svc/service-kit';

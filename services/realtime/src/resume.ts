@@ -1,4 +1,4 @@
-// Resume (docs/decisions.md §6): a client that connects with `?last_event_id=<id>` gets every
+// Resume (docs/decisions/006-real-time-channel.md): a client that connects with `?last_event_id=<id>` gets every
 // event after that id from the stream's history, in order, then the live events the hub held
 // back meanwhile (hub.goLive dedupes the seam by id). The replay is paged and waits for each
 // page to reach the socket, so a long gap never piles up in memory; a client too slow to take

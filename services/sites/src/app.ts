@@ -1,5 +1,5 @@
 // The sites express app, built from injected dependencies (tests pass their own): sites,
-// clicks, bookmarks, daily background and sitemap (docs/api-reference.md, docs/decisions.md §5, §7).
+// clicks, bookmarks, daily background and sitemap (docs/api-reference.md, docs/decisions/005-sites.md, docs/decisions/007-discovery-documents.md).
 import type { Express } from 'express';
 import type pg from 'pg';
 import {

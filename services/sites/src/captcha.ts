@@ -1,4 +1,4 @@
-// CAPTCHA on POST /api/sites (docs/decisions.md §5): on when CAPTCHA_SECRET_KEY is set, checked
+// CAPTCHA on POST /api/sites (docs/decisions/005-sites.md): on when CAPTCHA_SECRET_KEY is set, checked
 // against a Cloudflare-Turnstile-compatible `siteverify` endpoint.
 import { z } from 'zod';
 import { HttpError } from '@svc/service-kit';

@@ -1,4 +1,4 @@
-// sites settings (docs/decisions.md §8), validated at start. The API process and the worker
+// sites settings (docs/decisions/008-configuration.md), validated at start. The API process and the worker
 // share the outbound, AI and database settings; each has its own port.
 import { z } from 'zod';
 import {
@@ -57,7 +57,7 @@ export const configSchema = baseConfigSchema
     ...sharedSettings,
     /** ES256 public key (PEM) that verifies `sn_token` sessions; required in production. */
     JWT_PUBLIC_KEY: settings.pem,
-    /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions.md §2). */
+    /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions/017-signing-key-rotation.md). */
     JWT_PUBLIC_KEYS: settings.pem,
     /** Key of the HMAC that stores client IPs (boosts); required in production. */
     IP_HASH_SECRET: settings.optionalString,

@@ -1,4 +1,4 @@
-// GET /api/daily-bg and its image (docs/decisions.md §5): the provider's answer is cached 6 h in
+// GET /api/daily-bg and its image (docs/decisions/005-sites.md): the provider's answer is cached 6 h in
 // Redis; while the provider is down the last good answer (kept without expiry) is served;
 // with none ever, a bundled default image. The image bytes are fetched once per answer and
 // kept beside it, so /api/daily-bg/image never makes the client wait on the provider.

@@ -145,7 +145,7 @@ export function createSiteStore(db: PrismaClient) {
 
     /**
      * Moderation: hides a visible site (the conditional UPDATE makes a second hide lose) and
-     * appends its audit entry in the same transaction (docs/decisions.md §9).
+     * appends its audit entry in the same transaction (docs/decisions/024-audit-log-per-service.md).
      */
     hide: (id: string, reason: string, actor: string): Promise<HideOutcome> =>
       db.$transaction(async (tx) => {

@@ -88,7 +88,7 @@ export async function submitSite(deps: SubmitDeps, input: SubmitInput): Promise<
       id: newId(),
       url: normalised.url,
       domain: normalised.domain,
-      // Until the worker has scraped the page (docs/decisions.md §5).
+      // Until the worker has scraped the page (docs/decisions/005-sites.md).
       title: normalised.domain,
       profile: profile && { platform: profile.platform, username: profile.username },
       userId: input.userId,

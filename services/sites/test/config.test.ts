@@ -35,7 +35,7 @@ describe('sites API config', () => {
   });
 });
 
-describe('production refuses development fallbacks (docs/decisions.md §13)', () => {
+describe('production refuses development fallbacks (docs/decisions/013-operations-port.md)', () => {
   const production = {
     NODE_ENV: 'production',
     IP_HASH_SECRET: 'a-secret-of-enough-length',

@@ -1,4 +1,4 @@
-// The sites' audit log (docs/decisions.md §9) on the real app, PostgreSQL and Redis: every
+// The sites' audit log (docs/decisions/024-audit-log-per-service.md) on the real app, PostgreSQL and Redis: every
 // hide and restore appends one entry in its own transaction (moderator, action, site, reason,
 // visibility before and after); a refused action appends none; moderators page through it by
 // cursor and filter by site; 401/403/400 as the catalogue says. The table is append-only in

@@ -1,4 +1,4 @@
-// translate settings (docs/decisions.md §8), validated at start.
+// translate settings (docs/decisions/008-configuration.md), validated at start.
 import { z } from 'zod';
 import { SERVICES, baseConfigSchema, limitFor, settings } from '@svc/service-kit';
 

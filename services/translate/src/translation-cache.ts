@@ -1,4 +1,4 @@
-// Redis cache of identical translation requests (docs/decisions.md §5: 24 h).
+// Redis cache of identical translation requests (docs/decisions/020-translation.md: 24 h).
 //
 // Key: `<prefix>translate:v1:<sha256(targetLang + "\n" + text)>`; value: JSON
 // `{ translated, detectedLang }`; TTL TRANSLATE_CACHE_SECONDS (24 h) from the first

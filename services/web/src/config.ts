@@ -21,7 +21,7 @@ export const configSchema = baseConfigSchema.extend({
   /** The Vite build (client assets and server bundle); tests and images may move it. */
   WEB_BUILD_DIR: z.string().default(fileURLToPath(new URL('../build', import.meta.url))),
 })
-  // Production refuses the development fallbacks (docs/decisions.md §13).
+  // Production refuses the development fallbacks (docs/decisions/013-operations-port.md).
   .superRefine(
     productionRequires({
       API_BASE_URL: `calls the API at http://127.0.0.1:${GATEWAY_PORT}`,

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     name: 'web',
     handler: app,
     port: config.PORT,
-    // /metrics and /readyz on the private ops listener (docs/decisions.md §13).
+    // /metrics and /readyz on the private ops listener (docs/decisions/013-operations-port.md).
     ops: { port: defaultOpsPort(config.PORT, config.OPS_PORT), handler: createOpsHandler({ metrics }) },
     logger,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-// web settings: production refuses the development origins (docs/decisions.md §13).
+// web settings: production refuses the development origins (docs/decisions/013-operations-port.md).
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from '@svc/service-kit';
 import { configSchema } from '../src/config.js';

@@ -1,4 +1,4 @@
-// svc apps keys …: per-app API keys (docs/decisions.md §3); managed with the author's session.
+// svc apps keys …: per-app API keys (docs/decisions/003-app-store-api-keys.md); managed with the author's session.
 import type { Command } from 'commander';
 import type { ApiKeyListItem } from '@svc/types';
 import type { Context } from '../context.js';

@@ -61,7 +61,7 @@ const reasonOf = (reason: unknown) =>
   parseOrUsage(ModerationReasonBody, { reason }, 'reason').reason;
 
 /**
- * Each service keeps its own audit log (docs/decisions.md §9): its target types, and the
+ * Each service keeps its own audit log (docs/decisions/009-moderation-audit-log.md): its target types, and the
  * call with the query checked against its schema (exit 2, nothing sent, when refused).
  */
 const AUDIT_LOGS = {

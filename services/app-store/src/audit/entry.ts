@@ -1,4 +1,4 @@
-// Audit entries (docs/decisions.md §9): pure builders, so every moderation action writes the
+// Audit entries (docs/decisions/009-moderation-audit-log.md): pure builders, so every moderation action writes the
 // same shape. Reasons summarise reports as counts per reason, never who reported.
 import { SYSTEM_ACTOR, type AuditEntryInput as KitAuditEntryInput } from '@svc/service-kit';
 import { REPORT_REASONS, type ReportReason } from '@svc/types';
@@ -97,7 +97,7 @@ export type AuthorVisibleActor = 'system' | 'moderator' | 'author';
 
 /**
  * The author sees `system`, `author` (their own entries: appeals) or `moderator` for anyone
- * else: moderators stay anonymous to the people they moderate (docs/decisions.md §9).
+ * else: moderators stay anonymous to the people they moderate (docs/decisions/025-block-appeals-and-notices.md).
  */
 export function actorForAuthor(actor: string, authorId: string): AuthorVisibleActor {
   if (actor === SYSTEM_ACTOR) return 'system';

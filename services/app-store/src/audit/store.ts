@@ -1,4 +1,4 @@
-// Writing and reading the append-only audit log (docs/decisions.md §9) through the kit's one
+// Writing and reading the append-only audit log (docs/decisions/009-moderation-audit-log.md) through the kit's one
 // mechanism (service-kit audit-log.ts, shared with sites and chat). appendAudit takes the
 // caller's transaction so an entry commits with the change it records, or not at all.
 import {

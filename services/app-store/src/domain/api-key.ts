@@ -1,4 +1,4 @@
-// API keys (docs/decisions.md §3): `svc_live_<random>`, shown once; only the SHA-256 is stored.
+// API keys (docs/decisions/003-app-store-api-keys.md): `svc_live_<random>`, shown once; only the SHA-256 is stored.
 import { createHash, randomBytes } from 'node:crypto';
 import { API_KEY_PREFIX, ApiKeySecret } from '@svc/types';
 

@@ -1,5 +1,5 @@
 // PATCH /api/v1/apps/{slug}: the validated body → column values. Rules beyond the field
-// types (docs/decisions.md §4): icon_svg is stored as sent once checked (400 naming the problem
+// types (docs/decisions/004-app-store-rules.md): icon_svg is stored as sent once checked (400 naming the problem
 // when it is not a single <svg> or holds scripts, handlers or external references), tech_tags
 // are de-duplicated case-insensitively (first spelling kept).
 import type { UpdateAppBody } from '@svc/types';

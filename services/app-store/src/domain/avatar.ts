@@ -1,4 +1,4 @@
-// docs/decisions.md §2: avatar_url is a Gravatar-style URL of the email's SHA-256.
+// docs/decisions/002-email-code-login-and-sessions.md: avatar_url is a Gravatar-style URL of the email's SHA-256.
 import { createHash } from 'node:crypto';
 
 export function avatarUrl(email: string): string {

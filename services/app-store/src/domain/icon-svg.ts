@@ -1,4 +1,4 @@
-// icon_svg checking (docs/decisions.md §4): no scripts, no event handlers, no external references.
+// icon_svg checking (docs/decisions/004-app-store-rules.md): no scripts, no event handlers, no external references.
 // The icon is stored exactly as its author sent it, so nothing is rewritten: an icon is
 // either accepted as is or refused with the problem named (400). The markup is parsed the
 // way a browser parses inline SVG (jsdom, HTML parser) and every element and attribute is

@@ -1,4 +1,4 @@
-// SQL of the public listing (docs/decisions.md §4): approved apps, optional category / app_type /
+// SQL of the public listing (docs/decisions/004-app-store-rules.md): approved apps, optional category / app_type /
 // full-text filters, ordered by downloads desc, created_at desc, then id so that offsets
 // are stable. Each filter set has a matching index (see the init migration); `q` goes
 // through the generated CJK-aware tsvector and its GIN index.

@@ -1,4 +1,4 @@
-// What a moderator's action does to an app (docs/decisions.md §9): pure rules, so the store
+// What a moderator's action does to an app (docs/decisions/009-moderation-audit-log.md): pure rules, so the store
 // applies them under the app row's lock and the routes only translate the outcome to HTTP.
 import type { AppStatus } from '@svc/types';
 import type { AuditAction } from '../audit/entry.js';

@@ -1,4 +1,4 @@
-// The community moderation rule (docs/api-reference.md, docs/decisions.md §4): each distinct reporter
+// The community moderation rule (docs/api-reference.md, docs/decisions/004-app-store-rules.md): each distinct reporter
 // adds one to report_count; the report that brings it to the threshold blocks the app.
 import { REPORT_BLOCK_THRESHOLD } from '@svc/types';
 

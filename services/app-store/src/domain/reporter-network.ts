@@ -1,4 +1,4 @@
-// The client network a report came from, for REPORT_DISTINCT_NETWORKS (docs/decisions.md §4
+// The client network a report came from, for REPORT_DISTINCT_NETWORKS (docs/decisions/018-abuse-resistant-reporting.md
 // "Abuse-resistant reporting"): the IPv4 /24 or the IPv6 /56. Wider than the kit's
 // `networkOf` (IPv4 address, IPv6 /64), which bounds login attempts: here the question is
 // "could these accounts be one household, office or rented block", not "one subscriber".

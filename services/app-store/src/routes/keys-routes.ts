@@ -1,4 +1,4 @@
-// HTTP of the developer dashboard's API keys (docs/decisions.md §3): session only, author only.
+// HTTP of the developer dashboard's API keys (docs/decisions/003-app-store-api-keys.md): session only, author only.
 import type { Express, Request, RequestHandler } from 'express';
 import { ApiKeyParams, AppSlugParams, ERROR_MESSAGES } from '@svc/types';
 import { newId, forbidden, notFound } from '@svc/service-kit';

@@ -1,4 +1,4 @@
-// HTTP of /api/v1/moderation/* (moderators only; docs/decisions.md §9): a session, then the
+// HTTP of /api/v1/moderation/* (moderators only; docs/decisions/009-moderation-audit-log.md): a session, then the
 // kit's requireModerator (401 without a session, 403 "Moderators only" for anyone else), then
 // the shared schemas, the moderation store and the shape of the answer.
 import type { Express, RequestHandler } from 'express';

@@ -1,4 +1,4 @@
-// Geo-based identity of a visitor (docs/decisions.md §5): "Visitor from Tokyo #1A2B" and the raw
+// Geo-based identity of a visitor (docs/decisions/019-chat.md): "Visitor from Tokyo #1A2B" and the raw
 // location `<country_code>|<city>`. Pure: the IP lookup happens in geo-lookup.ts.
 import { truncateText } from '@svc/types';
 

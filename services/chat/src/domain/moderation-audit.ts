@@ -1,4 +1,4 @@
-// The audit entries of chat moderation (docs/decisions.md §9): who deleted which message or
+// The audit entries of chat moderation (docs/decisions/024-audit-log-per-service.md): who deleted which message or
 // muted which sender, why, and the state before and after. A sender is named by what chat
 // already keeps: `user:<user id>` for a logged-in sender, `ip:<keyed IP hash>` for a visitor
 // (never a raw address, see schema.prisma).

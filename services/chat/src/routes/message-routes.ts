@@ -52,7 +52,7 @@ export function registerMessageRoutes(
     res.json(await room.mute(sender, minutes, req.caller!.userId, reason));
   });
 
-  // The audit log of deletions and mutes (docs/decisions.md §9).
+  // The audit log of deletions and mutes (docs/decisions/024-audit-log-per-service.md).
   app.get('/api/moderation/chat/audit', session, requireModerator, async (req, res) => {
     res.json(await auditPageFor(ChatAuditQuery, req.query, room.audit));
   });

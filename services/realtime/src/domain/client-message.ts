@@ -1,5 +1,5 @@
 // What the server does with a text frame from a client: only `{ "event": "ping" }` means
-// anything (docs/decisions.md §6); everything else is ignored. And the shape of what it
+// anything (docs/decisions/006-real-time-channel.md); everything else is ignored. And the shape of what it
 // sends: each stream entry once as `{ id, event, payload }`.
 import { ClientMessage } from '@svc/types';
 

@@ -1,4 +1,4 @@
-// Daily boost allowance (docs/decisions.md §5): visitors 1 per IP, logged-in users 3 per user,
+// Daily boost allowance (docs/decisions/005-sites.md): visitors 1 per IP, logged-in users 3 per user,
 // counted per UTC day; `credits` in the answer = boosts left today. The numbers are the
 // endpoint catalogue's (`rateLimit` of boostSite: `limit`, and `session.limit` with a session).
 import { ENDPOINTS } from '@svc/types';

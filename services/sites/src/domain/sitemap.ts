@@ -1,4 +1,4 @@
-// /sitemap.xml rendering (docs/decisions.md §7): the home page and each site page, each with an
+// /sitemap.xml rendering (docs/decisions/007-discovery-documents.md): the home page and each site page, each with an
 // `xhtml:link rel="alternate" hreflang` per UI language plus `x-default`.
 import { LANGUAGE_CODES } from '@svc/types';
 

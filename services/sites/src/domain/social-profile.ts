@@ -1,4 +1,4 @@
-// Social profile detection by URL pattern (docs/api-reference.md, docs/decisions.md §5): 11 platform
+// Social profile detection by URL pattern (docs/api-reference.md, docs/decisions/005-sites.md): 11 platform
 // families, four path shapes, reserved first segments that are pages, not people.
 import type { SocialPlatform } from '@svc/types';
 

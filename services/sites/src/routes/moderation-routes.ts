@@ -1,6 +1,6 @@
 // HTTP of /api/moderation/sites/*: a moderator hides a site from every public read, or
 // shows it again, each with an entry in the sites' audit log written in the same
-// transaction (read at GET /api/moderation/sites/audit, docs/decisions.md §9). Moderators only (401 without a session, 403 `Moderators only`). A hide or
+// transaction (read at GET /api/moderation/sites/audit, docs/decisions/024-audit-log-per-service.md). Moderators only (401 without a session, 403 `Moderators only`). A hide or
 // restore clears this process's listing and sitemap caches; other processes' caches expire
 // within their TTL (SITES_LIST_CACHE_MS, SITES_COUNT_CACHE_MS, the sitemap's 10 minutes).
 import type { Express } from 'express';
@@ -25,7 +25,7 @@ export function moderationRoutes(
     return parsed.data.id;
   };
 
-  // The audit log of hides and restores (docs/decisions.md §9), before the `:id` routes.
+  // The audit log of hides and restores (docs/decisions/024-audit-log-per-service.md), before the `:id` routes.
   app.get('/api/moderation/sites/audit', requireModerator, async (req, res) => {
     res.json(await auditPageFor(SiteAuditQuery, req.query, store.audit));
   });

@@ -18,7 +18,7 @@ const noCache = {
   clear: async () => undefined,
 };
 
-/** Open Graph properties read directly: a profile's avatar and bio (docs/decisions.md §5). */
+/** Open Graph properties read directly: a profile's avatar and bio (docs/decisions/005-sites.md). */
 const openGraph: createMetascraper.Rules = {
   ogImage: [({ htmlDom }) => htmlDom('meta[property="og:image"]').attr('content')],
   ogDescription: [({ htmlDom }) => htmlDom('meta[property="og:description"]').attr('content')],

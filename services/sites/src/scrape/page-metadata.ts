@@ -32,7 +32,7 @@ export type UrlPolicy = (url: string) => { ok: boolean };
 
 /**
  * `fallbackTitle` (the host name) is kept when the page has no title. Profiles take
- * avatar and bio from Open Graph first (docs/decisions.md §5), then the generic rules. An icon or
+ * avatar and bio from Open Graph first (docs/decisions/005-sites.md), then the generic rules. An icon or
  * image URL the policy refuses is dropped (the next candidate, else null).
  */
 export function toPageMetadata(

@@ -1,5 +1,5 @@
 // The AI's answer, reduced to what a site may carry: known tags only (anything else is
-// dropped, docs/decisions.md §5), no duplicates, at most three. Pure.
+// dropped, docs/decisions/005-sites.md), no duplicates, at most three. Pure.
 import { SITE_TAGS, type SiteTag } from '@svc/types';
 import { MAX_TAGS } from './keyword-classifier.js';
 

@@ -1,5 +1,5 @@
 // When a text is already in the target language, so it comes back unchanged without an
-// AI call (docs/decisions.md §5).
+// AI call (docs/decisions/020-translation.md).
 //
 // - Nothing to translate (no letters: digits, emoji, punctuation): unchanged for every target.
 // - A detection the detector itself calls unreliable (very short Latin text such as

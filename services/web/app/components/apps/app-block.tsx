@@ -1,4 +1,4 @@
-// A blocked app as its author sees it (docs/decisions.md §9.1, §11): when and why it was
+// A blocked app as its author sees it (docs/decisions/025-block-appeals-and-notices.md, docs/decisions/011-moderation-web-pages.md): when and why it was
 // blocked (by reports, summarised, never who reported; or by a moderator, in their words),
 // the appeal (sent, or the form: once per block, a plain POST that works without
 // JavaScript), and the app's moderation history with actors as roles.
