@@ -26,7 +26,7 @@ import { HOST, freePort, waitFor } from './lib/processes.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const requireGw = createRequire(path.join(ROOT, 'gateway', 'package.json'));
 const THRESHOLD = 0.8;
-/** Gateway CPU per proxied request against the bare upstream (issue 14, item 6). */
+/** Gateway CPU per proxied request against the bare upstream. */
 const CPU_TARGET_US = 60;
 
 // ---------------------------------------------------------------- child modes

@@ -1,4 +1,4 @@
-// Resume benchmark (issue 15; bench/README.md "Realtime resume"). Run from the repository
+// Resume benchmark (bench/README.md "Realtime resume"). Run from the repository
 // root after `pnpm build`, under the machine-wide benchmark lock:
 //   flock /tmp/bench.lock node bench/realtime-resume.mjs [--clients 10000] [--generators 4]
 //     [--rounds 2] [--events 20] [--gap 500] [--storm-gap 20] [--storm-live 10]

@@ -126,7 +126,7 @@ const report = {
   generators: GENERATORS,
 };
 const pub = new Redis(REDIS_URL);
-// Through the kit's publisher, as chat and sites publish: the events stream (issue 15).
+// Through the kit's publisher, as chat and sites publish: the events stream.
 const { createEventPublisher } = await import(`${root}packages/service-kit/dist/event-bus.js`);
 const events = createEventPublisher(pub, prefix);
 const { publish: publishBench, nextSeq } = benchPublisher(events);

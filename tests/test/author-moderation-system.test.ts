@@ -1,5 +1,5 @@
 // The author's side of moderation through the gateway, with the real gateway, auth and
-// app-store processes, PostgreSQL, Redis/BullMQ and the fake Resend (issue 13 item 4): five
+// app-store processes, PostgreSQL, Redis/BullMQ and the fake Resend: five
 // reporters block an app -> the author's /me/apps says when and why -> the block e-mail
 // reaches the author (app-store's job outbox -> notify-email queue -> auth's worker ->
 // Resend) -> the author appeals -> moderators see the appeal in the queue -> a moderator

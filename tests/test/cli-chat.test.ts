@@ -97,7 +97,7 @@ describe('svc chat through the real services', () => {
     expect(await realtime.stop()).toBe(0);
     await until(() => /connection closed \(1012\)/.test(tail.errors()), 'no 1012 close seen');
     // Posted while no realtime runs: the reconnection resumes after tail's last event id, so
-    // this reaches tail from the stream's history (issue 15), exactly once.
+    // this reaches tail from the stream's history, exactly once.
     const down = await svc(['chat', 'send', 'while down'], env).done;
     expect(down.code).toBe(0);
 

@@ -1101,7 +1101,7 @@ describe('chat and realtime', () => {
       socket.send(JSON.stringify({ event: 'ping' }));
       await eventually(async () => (events.some((e) => e.event === 'pong') ? true : undefined));
 
-      // Resume through the gateway (issue 15): every event after the posted message's,
+      // Resume through the gateway: every event after the posted message's,
       // in order, exactly once, with the same ids.
       const withIds = events.filter((e) => e.id !== undefined);
       const from = withIds.findIndex(

@@ -109,10 +109,9 @@ async function openSocket() {
 /**
  * `step`, and when it fails, the error with the last log lines of the processes a
  * site_update passes through: a recovery that stalls is only understood from what sites,
- * the worker and realtime said meanwhile. This caught a rare stall (3 of about 60 loaded
- * runs before 2026-11-28): the scrape job stayed waiting because the scrape Worker was
- * parked on an ioredis promise that never settled (fixed by patches/ioredis@6.0.0.patch;
- * docs/decisions/022-ioredis-cluster-patch.md).
+ * the worker and realtime said meanwhile: a scrape job left waiting, for example, means the
+ * scrape Worker is parked on an ioredis promise that never settles (the kind
+ * patches/ioredis@6.0.0.patch fixes; docs/decisions/022-ioredis-cluster-patch.md).
  */
 async function withLogs<T>(step: () => Promise<T>, context: string): Promise<T> {
   try {

@@ -1,4 +1,4 @@
-// Distributed tracing end to end (issue 14, item 1): the built gateway, auth, sites, the
+// Distributed tracing end to end: the built gateway, auth, sites, the
 // sites worker, chat and realtime export spans over OTLP/HTTP (JSON) to a receiver on
 // loopback; fakes stand in for the scraped web site and Anthropic. One site submission with a
 // caller's `traceparent` must give ONE trace from the gateway through the outbox, the worker's

@@ -1,4 +1,4 @@
-// The author's side of moderation in svc (issue 13 item 4), the built binary against a
+// The author's side of moderation in svc, the built binary against a
 // loopback fake of the API: the block of each blocked app under `apps list --mine`,
 // `apps appeal` (session, body, usage errors that send nothing, a 409 that exits 1) and
 // `apps audit`.

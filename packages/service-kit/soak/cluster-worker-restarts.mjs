@@ -5,8 +5,9 @@
 // script prints where the Worker's blocking connection stands and the calls still pending
 // on it, and exits 2.
 //
-// Found with it (2026-11-28): two ioredis 6.0.0 promises that never settled, each parking a
-// Worker for good (patches/ioredis@6.0.0.patch; docs/decisions/022-ioredis-cluster-patch.md). On an idle machine a stall is rare: load the cores meanwhile (e.g. three
+// It finds two ioredis 6.0.0 promises that never settle, each parking a Worker for good
+// (patched by patches/ioredis@6.0.0.patch; docs/decisions/022-ioredis-cluster-patch.md).
+// On an idle machine a stall is rare: load the cores meanwhile (e.g. three
 // `node -e 'for(;;){}'`).
 //
 // Usage (after `pnpm --filter @svc/service-kit build`; needs redis-server and redis-cli):

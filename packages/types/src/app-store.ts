@@ -257,7 +257,7 @@ export type AppStoreUser = z.infer<typeof AppStoreUser>;
 export const AppStoreMeResponse = z.object({ user: AppStoreUser });
 export type AppStoreMeResponse = z.infer<typeof AppStoreMeResponse>;
 
-/** Longest appeal of a block an author may write (issue 13). */
+/** Longest appeal of a block an author may write. */
 export const APPEAL_TEXT_MAX = 1000;
 
 /** The author's appeal of the current block (one per block; restoring the app closes it). */

@@ -48,16 +48,16 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   // added by docs/decisions/
   ['POST', '/api/auth/logout'],
   ['GET', '/api/auth/me'],
-  // added by issue 13 (moderators; docs/decisions/016-moderator-role.md)
+  // moderators (docs/decisions/016-moderator-role.md)
   ['GET', '/api/auth/moderators'],
   ['PUT', '/api/auth/moderators/{email}'],
   ['DELETE', '/api/auth/moderators/{email}'],
-  // added by issue 13 (moderation of sites and chat)
+  // moderation of sites and chat
   ['POST', '/api/moderation/sites/{id}/hide'],
   ['POST', '/api/moderation/sites/{id}/restore'],
   ['DELETE', '/api/moderation/messages/{id}'],
   ['POST', '/api/moderation/chat/mutes'],
-  // added by issue 13 (the audit logs of sites and chat, moderators only)
+  // the audit logs of sites and chat, moderators only
   ['GET', '/api/moderation/sites/audit'],
   ['GET', '/api/moderation/chat/audit'],
   ['POST', '/api/v1/apps/{slug}/keys'],
@@ -72,14 +72,14 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['GET', '/api/sites/{id}'],
   // added for the web client's app cards and desktop icons (the SVG as an image)
   ['GET', '/api/v1/apps/{slug}/icon'],
-  // added by issue 13 (moderation of apps, moderators only)
+  // moderation of apps, moderators only
   ['GET', '/api/v1/moderation/reports'],
   ['GET', '/api/v1/moderation/apps/{slug}/reports'],
   ['POST', '/api/v1/moderation/apps/{slug}/restore'],
   ['POST', '/api/v1/moderation/apps/{slug}/block'],
   ['POST', '/api/v1/moderation/apps/{slug}/dismiss'],
   ['GET', '/api/v1/moderation/audit'],
-  // added by issue 13 (the author's side: appeal once per block, their app's audit entries)
+  // the author's side: appeal once per block, their app's audit entries
   ['POST', '/api/v1/me/apps/{slug}/appeal'],
   ['GET', '/api/v1/me/apps/{slug}/audit'],
 ];

@@ -1,4 +1,4 @@
-// The author's side of moderation (issue 13 item 4, docs/decisions/025-block-appeals-and-notices.md): the block of each
+// The author's side of moderation (docs/decisions/025-block-appeals-and-notices.md): the block of each
 // of their apps (when, by reports or a moderator, why, their appeal), the appeal itself, and
 // the audit entries about their app. Reporters are never named: a block by reports is
 // explained by its audit entry's reason, the reports counted per reason.

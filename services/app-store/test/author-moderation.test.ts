@@ -1,4 +1,4 @@
-// The author's side of moderation (issue 13 item 4), on real PostgreSQL and Redis: a blocked
+// The author's side of moderation, on real PostgreSQL and Redis: a blocked
 // app in GET /me/apps says when, by whom and why (reports counted per reason, reporters never
 // named); one appeal per block of at most 1,000 characters, seen by moderators in the queue
 // and the history, closed by a restore (a new block allows a new appeal); the author's view

@@ -1,4 +1,4 @@
-// The e-mail an app's author gets when the app is blocked or restored (issue 13 item 4): pure
+// The e-mail an app's author gets when the app is blocked or restored: pure
 // rendering of a notify-email job. The app name and the reasons come from users, so the HTML
 // escapes them. Reporters are never named: a block by reports carries only their count per
 // reason (app-store summarises them before the job is written).

@@ -1,4 +1,4 @@
-// The notify-email worker (issue 13 item 4) on real PostgreSQL, Redis/BullMQ and the fake
+// The notify-email worker on real PostgreSQL, Redis/BullMQ and the fake
 // Resend: a job on the queue becomes an e-mail to the user's address (looked up by id), with
 // the app, what happened, the reasons and how to appeal; a deleted user's job is dropped; a
 // failed or hung send is retried with backoff; one job id sends one e-mail; a malformed job

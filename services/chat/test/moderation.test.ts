@@ -1,4 +1,4 @@
-// Moderation of chat (issue 13) against real PostgreSQL and Redis: a moderator deletes a
+// Moderation of chat against real PostgreSQL and Redis: a moderator deletes a
 // message (no longer listed nor likeable, `message_deleted { id }` published on the events
 // channel realtime relays) and mutes the sender of a message (a logged-in user by user id,
 // a visitor by the keyed hash of their IP): their posts answer 403 `You are muted until …`

@@ -1,4 +1,4 @@
-// Resume across replica failures (issue 15): three realtime processes on one Redis. A client
+// Resume across replica failures: three realtime processes on one Redis. A client
 // on A1 (SIGKILLed) and one on A2 (SIGTERM: 1012) reconnect to B with their last id while
 // 1,000 events are published before, during and after; each gets all 1,000 exactly once,
 // in order. Then: an id older than the history → resync; malformed or future → error + 4400.

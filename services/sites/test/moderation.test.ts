@@ -1,4 +1,4 @@
-// Moderation of sites (issue 13) on the real app, PostgreSQL and Redis: a moderator hides a
+// Moderation of sites on the real app, PostgreSQL and Redis: a moderator hides a
 // site and it leaves the listing, search, tag filter, sitemap and GET /api/sites/{id} for
 // everyone else (a moderator still reads it, `hidden: true`); boost, claim and click answer
 // 404; restore brings it all back. Caches of this process are cleared on hide and restore.

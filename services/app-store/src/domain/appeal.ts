@@ -1,4 +1,4 @@
-// An author's appeal of a block (issue 13, docs/decisions/025-block-appeals-and-notices.md): pure rules, so the store
+// An author's appeal of a block (docs/decisions/025-block-appeals-and-notices.md): pure rules, so the store
 // applies them under the app row's lock and the routes only translate the outcome to HTTP.
 import type { AppStatus } from '@svc/types';
 

@@ -1,4 +1,4 @@
-// The author's e-mail about a block or a restore (issue 13): a notify-email job, written to
+// The author's e-mail about a block or a restore: a notify-email job, written to
 // the job outbox in the transaction of the change (docs/decisions/025-block-appeals-and-notices.md). Auth's worker
 // sends it. The job id is derived from the change's audit entry, so a re-post is dropped.
 import { NOTIFY_EMAIL_QUEUE, type NotifyEmailJob } from '@svc/types';
