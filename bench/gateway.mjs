@@ -438,7 +438,7 @@ async function main() {
       console.log('\n== real service stack upstream (the kit): direct vs gateway');
       const runs = await measure('service', upstream.pid, targets);
       report.runs.push(...runs);
-      // `summary` / `ratio`: the real-stack figures (bench/node-versions.mjs reads them).
+      // `summary` / `ratio`: the real-stack figures (section 2).
       report.summary = summarise(targets, runs, 'direct');
       const g = report.summary[1];
       report.ratio = g.ratio;
