@@ -87,7 +87,7 @@ export function clientResponseHeaders(
 ): string[] {
   // One pass over the upstream's list: each name lower-cased once, the security headers it
   // already has gathered as bits (security-headers.ts), no Set per answer. This runs for
-  // every proxied answer (bench/README.md, "Gateway": where the time goes).
+  // every proxied answer (docs/decisions/014-gateway-cost-against-nginx.md).
   const out: string[] = [];
   let listed: Set<string> | undefined;
   let replaced: Set<string> | undefined;
