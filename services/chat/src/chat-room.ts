@@ -15,7 +15,8 @@ import { likerKey, visitorTag } from './domain/ip-hash.js';
 import { senderMutedEntry } from './domain/moderation-audit.js';
 import { SYSTEM_SENDER_NAME, systemMessageText } from './domain/system-message-text.js';
 import type { GeoLookup } from './geo-lookup.js';
-import type { ChatStore, MessageSender } from './store.js';
+import type { MessageSender } from './domain/moderation-audit.js';
+import type { ChatStore } from './store.js';
 
 export interface ChatRoomDeps {
   store: ChatStore;

@@ -6,7 +6,7 @@ import {
   type AuditEntryInput,
   type ListAuditQuery,
 } from '@svc/service-kit';
-import { messageDeletedEntry } from './domain/moderation-audit.js';
+import { messageDeletedEntry, type MessageSender } from './domain/moderation-audit.js';
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
 import type { Message } from './generated/prisma/client.js';
 
@@ -144,6 +144,4 @@ export function createChatStore(db: ChatDb) {
     },
   };
 }
-/** Who wrote a message, as a mute needs it; null for an unknown id or a system message. */
-export type MessageSender = { kind: 'user'; userId: string } | { kind: 'visitor'; ipHash: string };
 export type ChatStore = ReturnType<typeof createChatStore>;

@@ -1,5 +1,6 @@
 // The document every page shares: <html lang dir>, the reader's language and messages, the
-// logged-in user (or null), the header, and the HTML 404/500 pages (ErrorBoundary).
+// logged-in user (or null), the header, and the HTML 404/500 pages (ErrorBoundary). Pages
+// read its data through lib/root-data.ts, never by importing this module.
 import { ApiError, type SvcClient } from '@svc/client';
 import type { AuthUser } from '@svc/types';
 import { useMemo } from 'react';
@@ -13,7 +14,6 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteError,
-  useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from 'react-router';
 import type { Route } from './+types/root';
@@ -25,7 +25,6 @@ import {
   LANGUAGE_COOKIE_MAX_AGE_S,
   directionOf,
   pickLanguage,
-  type LanguageCode,
 } from './i18n/languages';
 import type { LanguageMessages } from './i18n/namespaces';
 import { messagesFor } from './i18n/resources.server';
@@ -33,23 +32,13 @@ import { hasSession, serverApi } from './lib/api.server';
 import { readCookie } from './lib/cookies';
 import { useNonce } from './lib/nonce';
 import { webRequest } from './lib/request-context';
+import { useRootData, type RootData } from './lib/root-data';
 import stylesheet from './styles.css?url';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
-
-export interface RootData {
-  lang: LanguageCode;
-  dir: 'ltr' | 'rtl';
-  messages: LanguageMessages;
-  user: AuthUser | null;
-  /** The session acts as a moderator (`is_moderator` of /api/auth/me): the header links /moderation. */
-  isModerator: boolean;
-  captchaSiteKey: string | null;
-  publicBaseUrl: string;
-}
 
 interface CurrentUser {
   user: AuthUser | null;
@@ -105,11 +94,6 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
-}
-
-/** The root loader's data wherever it is needed (undefined only if the root loader failed). */
-export function useRootData(): RootData | undefined {
-  return useRouteLoaderData<typeof loader>('root') as RootData | undefined;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -3,9 +3,11 @@
 // already keeps: `user:<user id>` for a logged-in sender, `ip:<keyed IP hash>` for a visitor
 // (never a raw address, see schema.prisma).
 import type { AuditEntryInput } from '@svc/service-kit';
-import type { MessageSender } from '../store.js';
 
 export type ChatAuditAction = 'message.deleted' | 'sender.muted';
+
+/** Who wrote a message (a mute and the audit need it); a system message has none. */
+export type MessageSender = { kind: 'user'; userId: string } | { kind: 'visitor'; ipHash: string };
 
 /** The audit target id of a sender, the same key the mute itself uses. */
 export const senderTargetId = (sender: MessageSender): string =>

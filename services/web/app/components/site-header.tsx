@@ -5,7 +5,7 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { LANGUAGE_CODES, LANGUAGE_NAMES } from '../i18n/languages';
 import { browserApi } from '../lib/api.client';
 import { UserText } from './user-text';
-import { useRootData } from '../root';
+import { useRootData } from '../lib/root-data';
 
 function withLanguage(search: string, lang: string): string {
   const params = new URLSearchParams(search);

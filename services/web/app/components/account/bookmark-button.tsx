@@ -9,7 +9,7 @@ import { Link, useLocation } from 'react-router';
 import { describeApiError } from '../../lib/api-error';
 import { browserApi } from '../../lib/api.client';
 import { useHydrated } from '../../lib/use-hydrated';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import { UserText } from '../user-text';
 import { loginHref } from '../../routes/account/safe-next';
 

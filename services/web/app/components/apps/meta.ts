@@ -1,7 +1,7 @@
 // Page titles from route `meta` functions, which cannot use hooks: the text comes from the
 // root loader's messages (the reader's language) in the `apps` namespace.
 import type { MetaDescriptor } from 'react-router';
-import type { RootData } from '../../root';
+import type { RootData } from '../../lib/root-data';
 
 interface MatchLike {
   id: string;

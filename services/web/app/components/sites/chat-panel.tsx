@@ -8,7 +8,7 @@ import { Form } from 'react-router';
 import { browserApi } from '../../lib/api.client';
 import { timeFormat } from '../../lib/intl';
 import { useLiveEvent } from '../../lib/live';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import { describeError } from './errors';
 import { messageText } from './format';
 import { useHydrated } from '../../lib/use-hydrated';

@@ -8,7 +8,7 @@ import { browserApi } from '../../lib/api.client';
 import { useLiveSite } from '../../lib/live';
 import { BookmarkButton } from '../account/bookmark-button';
 import { BOOSTS_PER_DAY_USER, BOOSTS_PER_DAY_VISITOR } from '@svc/types/constants';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import { describeError } from './errors';
 import { platformName, siteTitle, tagLabel } from './format';
 import { useHydrated } from '../../lib/use-hydrated';

@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, useNavigation } from 'react-router';
 import { CAPTCHA_SCRIPT } from '../../lib/captcha';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import { describeError, type PlainError } from './errors';
 import { SiteCard } from './site-card';
 

@@ -2,7 +2,7 @@
 // from the root loader's messages (the reader's language), `account` namespace. Account
 // pages are private: `noindex`.
 import type { MetaDescriptor } from 'react-router';
-import type { RootData } from '../../root';
+import type { RootData } from '../../lib/root-data';
 
 interface MatchLike {
   id: string;

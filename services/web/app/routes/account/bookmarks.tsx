@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import type { Route } from './+types/bookmarks';
 import { describeApiError } from '../../lib/api-error';
 import { browserApi } from '../../lib/api.client';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import { accountMeta } from './account-meta';
 import { loaderFailure, mapLimited, requireUser } from './account.server';
 import { useHydrated } from '../../lib/use-hydrated';

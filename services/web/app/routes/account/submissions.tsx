@@ -3,7 +3,7 @@
 import type { Route } from './+types/submissions';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import { accountMeta } from './account-meta';
 import { loaderFailure, requireUser } from './account.server';
 import { AccountNav, formatDate, isWebUrl } from './components';

@@ -16,7 +16,7 @@ import { describeFailure, failureOf, type AnyT, type Failure } from '../../compo
 import { loginHref, rootOf } from '../../components/apps/meta';
 import { useHydrated } from '../../lib/use-hydrated';
 import { hasSession, serverApi } from '../../lib/api.server';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import css from './apps.css?url';
 import { dateFormat, numberFormat } from '../../lib/intl';
 

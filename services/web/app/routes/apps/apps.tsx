@@ -12,7 +12,7 @@ import { ListedAppIcon } from '../../components/apps/app-icon';
 import { userTextField, withUserText } from '../../components/user-text';
 import { appsText, pageMeta } from '../../components/apps/meta';
 import { serverApi } from '../../lib/api.server';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import css from './apps.css?url';
 import { numberFormat } from '../../lib/intl';
 

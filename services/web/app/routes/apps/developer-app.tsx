@@ -20,7 +20,7 @@ import { appsText, loginHref, pageMeta } from '../../components/apps/meta';
 import { useHydrated } from '../../lib/use-hydrated';
 import { checkBeforeSubmit, type FieldErrors } from '../../components/apps/validation';
 import { hasSession, serverApi } from '../../lib/api.server';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import css from './apps.css?url';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];

@@ -5,7 +5,7 @@ import { NavLink, type MetaDescriptor } from 'react-router';
 import { describeFailure, type AnyT } from '../../components/apps/errors';
 import { pageMeta, rootOf } from '../../components/apps/meta';
 import { utcText } from '../../components/when';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import type { Field, Problems } from './commands';
 import type { ActionResult } from './moderation.server';
 

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Route } from './+types/queue';
 import { numberFormat } from '../../lib/intl';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import { ModerationNav, moderationMeta, StatusBadge } from './components';
 import { When } from '../../components/when';
 import { loaderFailure, requireModerator } from './moderation.server';

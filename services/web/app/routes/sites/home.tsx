@@ -16,7 +16,7 @@ import { userTextField, withUserText } from '../../components/user-text';
 import { LANGUAGE_CODES } from '../../i18n/languages';
 import { hasSession, serverApi } from '../../lib/api.server';
 import { useLiveConnection } from '../../lib/live';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import type { Route } from './+types/home';
 import css from './sites.css?url';
 import { numberFormat } from '../../lib/intl';

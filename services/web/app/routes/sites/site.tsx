@@ -17,7 +17,7 @@ import { browserApi } from '../../lib/api.client';
 import { hasSession, serverApi } from '../../lib/api.server';
 import { useLiveConnection, useLiveSite } from '../../lib/live';
 import { webRequest } from '../../lib/request-context';
-import { useRootData } from '../../root';
+import { useRootData } from '../../lib/root-data';
 import type { Route } from './+types/site';
 import css from './sites.css?url';
 import { CLAIM_META_NAME } from '@svc/types/constants';
