@@ -3,6 +3,7 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { SERVICES } from '@svc/service-kit';
+import { MAX_JSON_BODY_BYTES } from '@svc/types';
 import { parseCorsOrigins } from './cors.js';
 
 const upstream = <N extends keyof typeof SERVICES>(name: N) =>
@@ -110,7 +111,7 @@ const EnvSchema = z.object({
   GATEWAY_HEADERS_TIMEOUT_MS: ms(10_000),
   GATEWAY_BODY_TIMEOUT_MS: ms(10_000),
   // The services' JSON limit (docs/decisions/001-errors-limits-and-headers.md, MAX_JSON_BODY_BYTES): no route takes more.
-  GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().positive().default(MAX_JSON_BODY_BYTES),
   GATEWAY_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(256),
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/ })

@@ -4,7 +4,7 @@
 // app answers /healthz and a bare /readyz (200/503, no detail) only.
 import express, { type Express, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ZodError } from 'zod';
-import { ENDPOINTS, ERROR_MESSAGES, type ServiceName } from '@svc/types';
+import { ENDPOINTS, ERROR_MESSAGES, MAX_JSON_BODY_BYTES, type ServiceName } from '@svc/types';
 import { accessLog } from './access-log.js';
 import { HttpError } from './errors.js';
 import { isDependencyUnavailable } from './dependency-errors.js';
@@ -20,8 +20,11 @@ export interface ServiceAppOptions {
   logger: Logger;
   metrics?: Metrics;
   readiness?: Record<string, ReadinessCheck>;
-  /** JSON body limit (docs/decisions/001-errors-limits-and-headers.md: 64 KiB unless a service needs less). */
-  bodyLimit?: string;
+  /**
+   * JSON body limit, bytes or '4kb': MAX_JSON_BODY_BYTES (64 KiB) unless a service needs
+   * less (docs/decisions/001-errors-limits-and-headers.md).
+   */
+  bodyLimit?: number | string;
   /**
    * express trust-proxy setting: who may tell us the client IP (the gateway). Default
    * `loopback` (TRUSTED_PROXIES): never every private address, which any pod could forge.
@@ -74,7 +77,11 @@ export function createServiceApp(options: ServiceAppOptions): Express {
 
   app.use(
     keepTraceContext(
-      express.json({ limit: options.bodyLimit ?? '64kb', strict: true, verify: refuseInvalidUtf8 }),
+      express.json({
+        limit: options.bodyLimit ?? MAX_JSON_BODY_BYTES,
+        strict: true,
+        verify: refuseInvalidUtf8,
+      }),
     ),
   );
   app.use(refuseInvalidText);

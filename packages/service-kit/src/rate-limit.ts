@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from './redis.js';
-import { ENDPOINTS, ERROR_MESSAGES, WINDOW_SECONDS, type RateLimitRule } from '@svc/types';
+import { ENDPOINTS, ERROR_MESSAGES, RATE_LIMIT_HEADERS, WINDOW_SECONDS, type RateLimitRule } from '@svc/types';
 
 type Response = Parameters<RequestHandler>[1];
 
@@ -199,7 +199,15 @@ function tooManyRequests(res: Response, limit: number, remaining: number, msBefo
 }
 
 function setHeaders(res: Response, limit: number, remaining: number, msBeforeNext: number): void {
-  res.setHeader('RateLimit-Limit', String(limit));
-  res.setHeader('RateLimit-Remaining', String(Math.max(0, remaining)));
-  res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(msBeforeNext / 1000))));
+  setRateLimitHeaders(res, { limit, remaining, resetSeconds: Math.ceil(msBeforeNext / 1000) });
+}
+
+/** The one writer of the `RateLimit-*` headers, for limiters here and limits kept elsewhere (boosts). */
+export function setRateLimitHeaders(
+  res: Response,
+  { limit, remaining, resetSeconds }: { limit: number; remaining: number; resetSeconds: number },
+): void {
+  res.setHeader(RATE_LIMIT_HEADERS.limit, String(limit));
+  res.setHeader(RATE_LIMIT_HEADERS.remaining, String(Math.max(0, remaining)));
+  res.setHeader(RATE_LIMIT_HEADERS.reset, String(Math.max(0, resetSeconds)));
 }

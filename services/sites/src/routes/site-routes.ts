@@ -1,5 +1,5 @@
 // HTTP of /api/sites*: parse with the shared schemas, call the domain, shape the answer.
-import type { Express, Response } from 'express';
+import type { Express } from 'express';
 import {
   HttpError,
   badRequest,
@@ -9,6 +9,7 @@ import {
   notFound,
   rateLimit,
   requireSession,
+  setRateLimitHeaders,
   type Redis,
   type OutboxRelay,
   type IpHasher,
@@ -127,12 +128,12 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
     if (outcome.kind === 'not-found') throw notFound(SITE_NOT_FOUND);
     const reset = secondsUntilUtcMidnight(now);
     if (outcome.kind === 'limit-reached') {
-      setDailyLimitHeaders(res, outcome.limit, 0, reset);
+      setRateLimitHeaders(res, { limit: outcome.limit, remaining: 0, resetSeconds: reset });
       throw new HttpError(429, ERROR_MESSAGES.tooManyRequests, undefined, {
         'Retry-After': String(reset),
       });
     }
-    setDailyLimitHeaders(res, outcome.limit, outcome.creditsAfter, reset);
+    setRateLimitHeaders(res, { limit: outcome.limit, remaining: outcome.creditsAfter, resetSeconds: reset });
     deps.listCache.clear();
     res.json({ site: toSite(outcome.site), credits: outcome.creditsAfter });
   });
@@ -166,13 +167,3 @@ async function pageHasClaimMeta(
   return page.status >= 200 && page.status < 300 && hasClaimMeta(page.html, siteId);
 }
 
-function setDailyLimitHeaders(
-  res: Response,
-  limit: number,
-  remaining: number,
-  reset: number,
-): void {
-  res.setHeader('RateLimit-Limit', String(limit));
-  res.setHeader('RateLimit-Remaining', String(remaining));
-  res.setHeader('RateLimit-Reset', String(reset));
-}
