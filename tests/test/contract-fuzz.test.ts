@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { ENDPOINTS } from '@svc/types';
 import type { ServiceProcess } from '@svc/service-kit/testing';
 import { loadContract, type Contract } from './contract-harness.js';
-import { startFakeAnthropic, startFakeCaptcha, startFakeImageProvider, startFakeWebsite } from './contract-system-fakes.js';
+import { startFakes } from './contract-system-fakes.js';
 import { createRunner, requestArbitrary, type FuzzRequest, type Runner } from './fuzz/requests.js';
 import { MODERATOR_EMAIL, seedWorld, type World } from './fuzz/world.js';
 import { createTestSystem, type FakeResend } from './system-processes.js';
@@ -44,17 +44,9 @@ let runner: Runner;
 const startedAt = Date.now();
 
 beforeAll(async () => {
-  let website: Awaited<ReturnType<typeof startFakeWebsite>>;
-  let anthropic: Awaited<ReturnType<typeof startFakeAnthropic>>;
-  let images: Awaited<ReturnType<typeof startFakeImageProvider>>;
-  let captcha: Awaited<ReturnType<typeof startFakeCaptcha>>;
-  [resend, anthropic, images, captcha, website] = await Promise.all([
-    system.resend(),
-    startFakeAnthropic().then(system.track),
-    startFakeImageProvider().then(system.track),
-    startFakeCaptcha(CAPTCHA_SECRET, CAPTCHA_TOKEN).then(system.track),
-    startFakeWebsite().then(system.track),
-  ]);
+  const fakes = await startFakes(system, { secret: CAPTCHA_SECRET, token: CAPTCHA_TOKEN });
+  const { anthropic, imageProvider: images, captcha, website } = fakes;
+  resend = fakes.resend;
   images.setUp(true);
   const [authDb, appStoreDb, sitesDb, chatDb] = await Promise.all(
     (['auth', 'app-store', 'sites', 'chat'] as const).map((s) => system.database(s)),

@@ -4,6 +4,7 @@
 // a small web site (scraped by the sites worker, fetched by the claim check).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TestSystem } from './system-processes.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
@@ -185,4 +186,23 @@ export async function startFakeWebsite() {
     page: (path: string, content: { title: string; description: string }) => void pages.set(path, content),
     close: server.close,
   };
+}
+
+/**
+ * The third-party fakes of a whole system: Resend, Anthropic, the image of the day, the
+ * CAPTCHA verifier (accepting `captcha.token` with `captcha.secret`) and a website to submit,
+ * each closed with `system`.
+ */
+export async function startFakes(
+  system: Pick<TestSystem, 'resend' | 'track'>,
+  captcha: { secret: string; token: string },
+) {
+  const [resend, anthropic, imageProvider, verifier, website] = await Promise.all([
+    system.resend(),
+    startFakeAnthropic().then(system.track),
+    startFakeImageProvider().then(system.track),
+    startFakeCaptcha(captcha.secret, captcha.token).then(system.track),
+    startFakeWebsite().then(system.track),
+  ]);
+  return { resend, anthropic, imageProvider, captcha: verifier, website };
 }

@@ -28,12 +28,7 @@ import {
   type ContractRequestInit,
   type OpenApiDocument,
 } from './contract-harness.js';
-import {
-  startFakeAnthropic,
-  startFakeCaptcha,
-  startFakeImageProvider,
-  startFakeWebsite,
-} from './contract-system-fakes.js';
+import { startFakes } from './contract-system-fakes.js';
 import { login as loginWith, type LoggedIn } from './login.js';
 import { INVALID_TEXTS, invalidTextRequests } from './invalid-text-requests.js';
 import { createTestSystem, type FakeResend } from './system-processes.js';
@@ -59,10 +54,11 @@ const { redisPrefix } = system;
 const start = (entry: string, env: Record<string, string>) =>
   system.start(entry, env, { healthTimeoutMs: 30_000 });
 let resend: FakeResend;
-let anthropic: Awaited<ReturnType<typeof startFakeAnthropic>>;
-let imageProvider: Awaited<ReturnType<typeof startFakeImageProvider>>;
-let captcha: Awaited<ReturnType<typeof startFakeCaptcha>>;
-let website: Awaited<ReturnType<typeof startFakeWebsite>>;
+type Fakes = Awaited<ReturnType<typeof startFakes>>;
+let anthropic: Fakes['anthropic'];
+let imageProvider: Fakes['imageProvider'];
+let captcha: Fakes['captcha'];
+let website: Fakes['website'];
 /** Every service reaches PostgreSQL and Redis through these, so the test can cut them. */
 let pgProxy: TcpProxy;
 let redisProxy: TcpProxy;
@@ -76,13 +72,10 @@ beforeAll(async () => {
   const [authDb, appStoreDb, sitesDb, chatDb] = await Promise.all(
     (['auth', 'app-store', 'sites', 'chat'] as const).map((s) => system.database(s)),
   );
-  [resend, anthropic, imageProvider, captcha, website] = await Promise.all([
-    system.resend(),
-    startFakeAnthropic().then(system.track),
-    startFakeImageProvider().then(system.track),
-    startFakeCaptcha(CAPTCHA_SECRET, CAPTCHA_TOKEN).then(system.track),
-    startFakeWebsite().then(system.track),
-  ]);
+  ({ resend, anthropic, imageProvider, captcha, website } = await startFakes(system, {
+    secret: CAPTCHA_SECRET,
+    token: CAPTCHA_TOKEN,
+  }));
   const pg = new URL(TEST_DATABASE_URL);
   const redis = new URL(TEST_REDIS_URL);
   [pgProxy, redisProxy] = await Promise.all([
