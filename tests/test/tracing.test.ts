@@ -5,82 +5,13 @@
 // scrape and tagging to realtime's fan-out, every span's parent inside it, and log lines
 // carrying its trace_id/span_id.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { eventually, type ServiceProcess } from '@svc/service-kit/testing';
+import { startOtlpReceiver, type ReceivedSpan as Span } from '@svc/tracing/testing';
 import { startFakeAnthropic, startFakeWebsite } from './contract-system-fakes.js';
 import { createTestSystem } from './system-processes.js';
 
-/** One span as the receiver keeps it (OTLP JSON, ids in hex). */
-interface Span {
-  service: string;
-  name: string;
-  kind: number;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string;
-  attributes: Record<string, unknown>;
-}
-
 const SPAN_KIND = { server: 2, client: 3, consumer: 5 } as const;
-
-/** A loopback OTLP/HTTP receiver for `http/json` exports (POST /v1/traces). */
-async function startOtlpReceiver() {
-  const spans: Span[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/v1/traces') {
-        const doc = JSON.parse(body) as {
-          resourceSpans: Array<{
-            resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
-            scopeSpans: Array<{
-              spans: Array<{
-                traceId: string;
-                spanId: string;
-                parentSpanId?: string;
-                name: string;
-                kind: number;
-                attributes?: Array<{ key: string; value: Record<string, unknown> }>;
-              }>;
-            }>;
-          }>;
-        };
-        for (const rs of doc.resourceSpans) {
-          const service =
-            rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
-          for (const ss of rs.scopeSpans)
-            for (const s of ss.spans)
-              spans.push({
-                service,
-                name: s.name,
-                kind: s.kind,
-                traceId: s.traceId,
-                spanId: s.spanId,
-                parentSpanId: s.parentSpanId ?? '',
-                attributes: Object.fromEntries(
-                  (s.attributes ?? []).map((a) => [a.key, Object.values(a.value)[0]]),
-                ),
-              });
-        }
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    spans,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
 
 const system = createTestSystem();
 let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;

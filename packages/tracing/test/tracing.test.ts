@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
+import { startOtlpReceiver, type ReceivedSpan } from '../src/testing.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';

@@ -1,5 +1,6 @@
-// A loopback OTLP/HTTP receiver (a collector's stand-in) for the tests: keeps the spans of
-// `http/json` exports and the raw bodies of `http/protobuf` ones.
+// Test support (`@svc/tracing/testing`): a loopback OTLP/HTTP receiver, a collector's
+// stand-in, that keeps the spans of `http/json` exports and the raw bodies of
+// `http/protobuf` ones. Used by this package's tests and the system's end-to-end trace test.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
