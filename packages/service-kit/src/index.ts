@@ -32,3 +32,4 @@ export * from './route-pattern.js';
 export * from './has-body.js';
 export * from './worker-watchdog.js';
 export * from './queue-metrics.js';
+export * from './data/loading-cache.js';
