@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { Logger } from './logger.js';
+import { withTimeout } from './health.js';
 import { stopTracing } from '@svc/tracing';
 
 export interface RunningService {
@@ -151,22 +152,14 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 }
 
 /** Runs `run` for at most `ms`: undefined when it settled, its error, or 'timeout'. */
-async function within(run: Close, ms: number): Promise<undefined | { error: unknown } | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const work = Promise.resolve()
+function within(run: Close, ms: number): Promise<undefined | { error: unknown } | 'timeout'> {
+  const settled = Promise.resolve()
     .then(run)
     .then(
       () => undefined,
       (error: unknown) => ({ error }),
     );
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), Math.max(0, ms));
-  });
-  try {
-    return await Promise.race([work, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withTimeout(settled, Math.max(0, ms), 'shutdown step').catch(() => 'timeout' as const);
 }
 
 /**
