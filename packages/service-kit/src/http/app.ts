@@ -157,49 +157,33 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       req.socket.destroy();
       return;
     }
+    // JSON leaves out `details` when it is undefined.
+    const answer = (status: number, error: string, details?: unknown) =>
+      res.status(status).json({ error, details });
+    // body-parser errors carry a `type` and a client status.
+    const { type, status } = err as { type?: string; status?: number };
     if (err instanceof HttpError) {
       res.set(err.headers);
-      res
-        .status(err.status)
-        .json(
-          err.details === undefined
-            ? { error: err.message }
-            : { error: err.message, details: err.details },
-        );
-      return;
-    }
-    if (err instanceof ZodError) {
-      res.status(400).json({ error: 'Invalid request', details: err.issues });
-      return;
-    }
-    // body-parser errors carry a `type` and a client status.
-    const type = (err as { type?: string }).type;
-    if (type === 'entity.too.large') {
-      res.status(413).json({ error: ERROR_MESSAGES.payloadTooLarge });
-      return;
-    }
-    if (type === 'entity.parse.failed') {
-      res.status(400).json({ error: ERROR_MESSAGES.invalidJson });
-      return;
-    }
-    // A body in a charset or content coding the parser cannot decode is, for this API, a
-    // body that is not JSON: 400 as documented, with the reason (body-parser says 415).
-    if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
-      res.status(400).json({ error: ERROR_MESSAGES.invalidJson, details: (err as Error).message });
-      return;
-    }
-    const status = (err as { status?: number }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      res.status(status).json({ error: (err as Error).message || 'Bad request' });
-      return;
-    }
-    if (isDependencyUnavailable(err)) {
+      answer(err.status, err.message, err.details);
+    } else if (err instanceof ZodError) {
+      answer(400, 'Invalid request', err.issues);
+    } else if (type === 'entity.too.large') {
+      answer(413, ERROR_MESSAGES.payloadTooLarge);
+    } else if (type === 'entity.parse.failed') {
+      answer(400, ERROR_MESSAGES.invalidJson);
+    } else if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+      // A body the parser cannot decode is, for this API, a body that is not JSON: 400 as
+      // documented, with the reason (body-parser says 415).
+      answer(400, ERROR_MESSAGES.invalidJson, (err as Error).message);
+    } else if (typeof status === 'number' && status >= 400 && status < 500) {
+      answer(status, (err as Error).message || 'Bad request');
+    } else if (isDependencyUnavailable(err)) {
       logger.warn({ err, reqId: req.headers['x-request-id'] }, 'dependency unavailable');
       res.setHeader('Retry-After', '5');
-      res.status(503).json({ error: ERROR_MESSAGES.serviceUnavailable });
-      return;
+      answer(503, ERROR_MESSAGES.serviceUnavailable);
+    } else {
+      logger.error({ err, reqId: req.headers['x-request-id'] }, 'unhandled error');
+      answer(500, 'Internal server error');
     }
-    logger.error({ err, reqId: req.headers['x-request-id'] }, 'unhandled error');
-    res.status(500).json({ error: 'Internal server error' });
   };
 }
