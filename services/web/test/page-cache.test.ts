@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import zlib from 'node:zlib';
-import { cacheKey, hashPolicy, inlineScriptHashes, isStorable, PageCache, pickEncoding, type RenderedPage } from '../src/page-cache';
+import { cacheKey, hashPolicy, inlineScriptHashes, isStorable, PageCache, pickEncoding, type RenderedPage } from '../server/page-cache';
 
 const sha = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
