@@ -738,11 +738,11 @@ const PRODUCED: Record<string, string> = {
   system_message_outbox_waiting: 'packages/service-kit/src/system-message-outbox.ts',
   system_message_relay_failures_total: 'packages/service-kit/src/system-message-outbox.ts',
   system_messages_relayed_total: 'packages/service-kit/src/system-message-outbox.ts',
-  realtime_connections: 'services/realtime/src/realtime-metrics.ts',
-  realtime_connections_opened_total: 'services/realtime/src/realtime-metrics.ts',
-  realtime_server_disconnects_total: 'services/realtime/src/realtime-metrics.ts',
-  realtime_events_received_total: 'services/realtime/src/realtime-metrics.ts',
-  realtime_broadcast_duration_seconds: 'services/realtime/src/realtime-metrics.ts',
+  realtime_connections: 'services/realtime/src/ops/realtime-metrics.ts',
+  realtime_connections_opened_total: 'services/realtime/src/ops/realtime-metrics.ts',
+  realtime_server_disconnects_total: 'services/realtime/src/ops/realtime-metrics.ts',
+  realtime_events_received_total: 'services/realtime/src/ops/realtime-metrics.ts',
+  realtime_broadcast_duration_seconds: 'services/realtime/src/ops/realtime-metrics.ts',
 };
 /** Series of Prometheus itself (up) and of kube-state-metrics. */
 const EXTERNAL = new Set([
