@@ -729,8 +729,8 @@ describe.each(Object.keys(TARGETS))('k8s %s, rendered', (target) => {
 const PRODUCED: Record<string, string> = {
   http_requests_total: 'packages/service-kit/src/metrics.ts',
   http_request_duration_seconds: 'packages/service-kit/src/metrics.ts',
-  gateway_requests_total: 'gateway/src/metrics.ts',
-  gateway_request_duration_seconds: 'gateway/src/metrics.ts',
+  gateway_requests_total: 'gateway/src/ops/metrics.ts',
+  gateway_request_duration_seconds: 'gateway/src/ops/metrics.ts',
   queue_jobs: 'packages/service-kit/src/queue-metrics.ts',
   job_outbox_waiting: 'packages/service-kit/src/system-message-outbox.ts',
   job_outbox_relay_failures_total: 'packages/service-kit/src/system-message-outbox.ts',
