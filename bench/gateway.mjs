@@ -232,10 +232,12 @@ async function main() {
     const dir = path.join(ROOT, 'gateway', 'node_modules', '.bench-baseline');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(path.join(dir, 'src'), { recursive: true });
-    const files = spawnSync('git', ['ls-tree', '--name-only', `${baseline}:gateway/src`], { cwd: ROOT, encoding: 'utf8' });
+    // -r: the files of src/ and of its folders (proxy/, routes/…), as paths under src/.
+    const files = spawnSync('git', ['ls-tree', '-r', '--name-only', `${baseline}:gateway/src`], { cwd: ROOT, encoding: 'utf8' });
     if (files.status !== 0) throw new Error(`--baseline ${baseline}: ${files.stderr.trim()}`);
     for (const f of files.stdout.trim().split('\n')) {
       const text = spawnSync('git', ['show', `${baseline}:gateway/src/${f}`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 }).stdout;
+      mkdirSync(path.dirname(path.join(dir, 'src', f)), { recursive: true });
       writeFileSync(path.join(dir, 'src', f), text);
     }
     baselineMain = path.relative(ROOT, path.join(dir, 'src', 'main.ts'));

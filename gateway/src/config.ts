@@ -4,7 +4,7 @@ import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { SERVICES } from '@svc/service-kit';
 import { MAX_JSON_BODY_BYTES } from '@svc/types';
-import { parseCorsOrigins } from './cors.js';
+import { parseCorsOrigins } from './edge/cors.js';
 
 const upstream = <N extends keyof typeof SERVICES>(name: N) =>
   ({ env: SERVICES[name].urlEnv, port: SERVICES[name].port }) as const;
@@ -17,7 +17,7 @@ export const UPSTREAMS = {
   chat: upstream('chat'),
   translate: upstream('translate'),
   realtime: upstream('realtime'),
-  // Every page path (routing-table.ts): the server-rendered web client.
+  // Every page path (proxy/routing-table.ts): the server-rendered web client.
   web: upstream('web'),
 } as const;
 

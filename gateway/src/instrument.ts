@@ -2,5 +2,5 @@
 // before any instrumented package is loaded (@svc/tracing).
 import { startTracing } from '@svc/tracing';
 
-// No client instrumentations: the proxy carries traceparent itself (server.ts).
+// No client instrumentations: the proxy carries traceparent itself (app.ts).
 startTracing('gateway', []);

@@ -3,7 +3,7 @@ import './instrument.js';
 import { armShutdownDeadline } from '@svc/service-kit';
 import { stopTracing } from '@svc/tracing';
 import { loadConfig } from './config.js';
-import { createGateway, createLogger } from './server.js';
+import { createGateway, createLogger } from './app.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);

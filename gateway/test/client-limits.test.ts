@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import type { UpstreamName } from '../src/config.js';
-import { MAX_REQUEST_HEAD_BYTES } from '../src/server.js';
+import { MAX_REQUEST_HEAD_BYTES } from '../src/app.js';
 import { rawExchange, request, startGateway, startStubs, urlsOf, type RunningGateway, type Stub } from './helpers.js';
 
 const HEADERS_TIMEOUT_MS = 300;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { MAX_JSON_BODY_BYTES } from '@svc/types';
 import { loadConfig, parseTrustProxy } from '../src/config.js';
-import { findRoute, HTTP_ROUTES } from '../src/routing-table.js';
-import { requestIdFrom } from '../src/request-id.js';
+import { findRoute, HTTP_ROUTES } from '../src/proxy/routing-table.js';
+import { requestIdFrom } from '../src/edge/request-id.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {

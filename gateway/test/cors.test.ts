@@ -11,7 +11,7 @@ import {
   isApiPath,
   isPreflight,
   parseCorsOrigins,
-} from '../src/cors.js';
+} from '../src/edge/cors.js';
 import { closedPortUrl, request, startGateway, startStubs, urlsOf, type RunningGateway, type Stub } from './helpers.js';
 
 const FRONTEND = 'https://app.partner.example';

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildDiscoveryDocuments, DISCOVERY_PATHS } from '@svc/discovery';
 import { ENDPOINTS, type ServiceName } from '@svc/types';
-import { HTTP_ROUTES, WS_ROUTES, findRoute } from '../src/routing-table.js';
+import { HTTP_ROUTES, WS_ROUTES, findRoute } from '../src/proxy/routing-table.js';
 import {
   request,
   startGateway,

@@ -1,8 +1,8 @@
-// The upstream request's trace headers (headers.ts): with tracing on the gateway's server
+// The upstream request's trace headers (proxy/headers.ts): with tracing on the gateway's server
 // span replaces the caller's `traceparent` (the upstream's span is then the gateway's child);
 // with it off the caller's goes through untouched. `tracestate` is passed on either way.
 import { describe, expect, it } from '@jest/globals';
-import { upstreamRequestHeaders } from '../src/headers.js';
+import { upstreamRequestHeaders } from '../src/proxy/headers.js';
 
 const client = { ip: '203.0.113.9', proto: 'https' as const, host: 'example.com' };
 const caller = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';

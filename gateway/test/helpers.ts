@@ -4,7 +4,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { UPSTREAM_NAMES, type GatewayConfig, type UpstreamName } from '../src/config.js';
-import { createGateway, type Gateway, type GatewayOptions } from '../src/server.js';
+import { createGateway, type Gateway, type GatewayOptions } from '../src/app.js';
 
 export interface Seen {
   method: string;

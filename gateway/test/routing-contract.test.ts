@@ -4,7 +4,7 @@
 // table serves an endpoint the contract names.
 import { describe, expect, it } from '@jest/globals';
 import { ENDPOINTS } from '@svc/types';
-import { HTTP_ROUTES, WS_ROUTES, findRoute } from '../src/routing-table.js';
+import { HTTP_ROUTES, WS_ROUTES, findRoute } from '../src/proxy/routing-table.js';
 
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, 'sample-id');
 

@@ -1,5 +1,5 @@
 // Vite builds the browser bundle (build/client, hashed under /assets) and the server
-// bundle (build/server) that src/main.ts serves.
+// bundle (build/server) that server/main.ts serves.
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig } from 'vite';
 

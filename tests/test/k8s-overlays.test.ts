@@ -729,8 +729,8 @@ describe.each(Object.keys(TARGETS))('k8s %s, rendered', (target) => {
 const PRODUCED: Record<string, string> = {
   http_requests_total: 'packages/service-kit/src/ops/metrics.ts',
   http_request_duration_seconds: 'packages/service-kit/src/ops/metrics.ts',
-  gateway_requests_total: 'gateway/src/metrics.ts',
-  gateway_request_duration_seconds: 'gateway/src/metrics.ts',
+  gateway_requests_total: 'gateway/src/ops/metrics.ts',
+  gateway_request_duration_seconds: 'gateway/src/ops/metrics.ts',
   queue_jobs: 'packages/service-kit/src/queues/queue-metrics.ts',
   job_outbox_waiting: 'packages/service-kit/src/queues/job-outbox.ts',
   job_outbox_relay_failures_total: 'packages/service-kit/src/queues/job-outbox.ts',
@@ -738,11 +738,11 @@ const PRODUCED: Record<string, string> = {
   system_message_outbox_waiting: 'packages/service-kit/src/queues/system-message-outbox.ts',
   system_message_relay_failures_total: 'packages/service-kit/src/queues/system-message-outbox.ts',
   system_messages_relayed_total: 'packages/service-kit/src/queues/system-message-outbox.ts',
-  realtime_connections: 'services/realtime/src/realtime-metrics.ts',
-  realtime_connections_opened_total: 'services/realtime/src/realtime-metrics.ts',
-  realtime_server_disconnects_total: 'services/realtime/src/realtime-metrics.ts',
-  realtime_events_received_total: 'services/realtime/src/realtime-metrics.ts',
-  realtime_broadcast_duration_seconds: 'services/realtime/src/realtime-metrics.ts',
+  realtime_connections: 'services/realtime/src/ops/realtime-metrics.ts',
+  realtime_connections_opened_total: 'services/realtime/src/ops/realtime-metrics.ts',
+  realtime_server_disconnects_total: 'services/realtime/src/ops/realtime-metrics.ts',
+  realtime_events_received_total: 'services/realtime/src/ops/realtime-metrics.ts',
+  realtime_broadcast_duration_seconds: 'services/realtime/src/ops/realtime-metrics.ts',
 };
 /** Series of Prometheus itself (up) and of kube-state-metrics. */
 const EXTERNAL = new Set([

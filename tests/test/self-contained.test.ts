@@ -151,7 +151,7 @@ describe('docs/configuration.md', () => {
     'services/chat/src/config.ts',
     'services/translate/src/config.ts',
     'services/realtime/src/config.ts',
-    'services/web/src/config.ts',
+    'services/web/server/config.ts',
   ];
 
   it('names every setting of the config schemas', () => {

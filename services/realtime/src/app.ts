@@ -1,5 +1,6 @@
 // The realtime express app: health, readiness, metrics, and the plain-HTTP answer of
-// /api/ws (426: only a WebSocket handshake is served there; ws-server.ts takes upgrades).
+// /api/ws (426: only a WebSocket handshake is served there; sockets/ws-server.ts takes
+// upgrades).
 import type { Express } from 'express';
 import {
   createServiceApp,

@@ -4,12 +4,12 @@ import { createRedis, createRuntime, exitOnStartupError, loadConfig } from '@svc
 import { buildApp } from './app.js';
 import { configSchema } from './config.js';
 import { compileTrust } from './domain/client-ip.js';
-import { createEntranceReporter } from './entrance-reporter.js';
-import { startEventRelay } from './event-relay.js';
-import { createEventStream, type EventStream } from './event-stream.js';
-import { createHub } from './hub.js';
-import { createRealtimeMetrics } from './realtime-metrics.js';
-import { attachWebSocketServer } from './ws-server.js';
+import { createEntranceReporter } from './clients/entrance-reporter.js';
+import { startEventRelay } from './stream/event-relay.js';
+import { createEventStream, type EventStream } from './stream/event-stream.js';
+import { createHub } from './sockets/hub.js';
+import { createRealtimeMetrics } from './ops/realtime-metrics.js';
+import { attachWebSocketServer } from './sockets/ws-server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);

@@ -10,7 +10,7 @@ import { webRequest } from './lib/request-context';
 import { pageSecurityHeaders } from './lib/security-headers';
 import { CAPTCHA_ORIGIN } from './lib/captcha';
 
-/** The context key src/app.ts fills for every request (one instance: this bundle's). */
+/** The context key server/app.ts fills for every request (one instance: this bundle's). */
 export { webRequest };
 
 /** A render still running after this is aborted (its loaders have their own timeouts). */

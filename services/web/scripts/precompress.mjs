@@ -1,6 +1,6 @@
 // After `react-router build`: writes `<file>.br` (quality 11) and `<file>.gz` (level 9) next
 // to every script, style sheet and SVG of build/client/assets, once, so the server never
-// compresses an asset per request and browsers get the smallest files (src/assets.ts).
+// compresses an asset per request and browsers get the smallest files (server/assets.ts).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

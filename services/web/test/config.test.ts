@@ -1,7 +1,7 @@
 // web settings: production refuses the development origins (docs/decisions/013-operations-port.md).
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from '@svc/service-kit';
-import { configSchema } from '../src/config.js';
+import { configSchema } from '../server/config.js';
 
 describe('web config', () => {
   it('defaults to the local gateway outside production', () => {

@@ -1,4 +1,4 @@
-// What the HTTP server (src/app.ts) hands every loader and action: settings and facts
+// What the HTTP server (server/app.ts) hands every loader and action: settings and facts
 // about this request. Loaders read it with `context.get(webRequest)`.
 import { createContext } from 'react-router';
 

@@ -7,10 +7,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { hasBody } from '@svc/service-kit';
 import { Pool, type Dispatcher } from 'undici';
-import type { ClientInfo } from './client-ip.js';
-import type { UpstreamName } from './config.js';
+import type { ClientInfo } from '../edge/client-ip.js';
+import type { UpstreamName } from '../config.js';
 import { clientResponseHeaders, errorAnswer, upstreamRequestHeaders } from './headers.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../ops/metrics.js';
 import { readBody, type BodyFailure, type BodyLimits } from './request-body.js';
 import type { Route } from './routing-table.js';
 

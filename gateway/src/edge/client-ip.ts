@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import proxyaddr from 'proxy-addr';
-import type { TrustProxy } from './config.js';
+import type { TrustProxy } from '../config.js';
 
 export type TrustFn = (addr: string, hop: number) => boolean;
 

@@ -6,10 +6,10 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import { DISCOVERY_PATHS, type DiscoveryDocument } from '@svc/discovery';
 import type { Logger } from 'pino';
 import { performance } from 'node:perf_hooks';
-import { UPSTREAM_NAMES, type TrustProxy, type UpstreamName } from './config.js';
+import { UPSTREAM_NAMES, type TrustProxy, type UpstreamName } from '../config.js';
 import { createDiscoveryRoutes } from './discovery-routes.js';
-import { applySecurityHeaders } from './security-headers.js';
-import type { Metrics } from './metrics.js';
+import { applySecurityHeaders } from '../edge/security-headers.js';
+import type { Metrics } from '../ops/metrics.js';
 
 export type Readiness = Record<UpstreamName, 'ready' | 'unavailable'>;
 
@@ -17,7 +17,7 @@ export interface OwnRoutesDeps {
   trustProxy: TrustProxy;
   metrics: Metrics;
   logger: Logger;
-  /** Built once at start (see server.ts). */
+  /** Built once at start (see app.ts). */
   discovery: readonly DiscoveryDocument[];
 }
 

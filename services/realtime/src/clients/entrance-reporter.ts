@@ -3,8 +3,8 @@
 // timeout: chat being slow or down never touches the socket.
 import { ENTRANCE_COOLDOWN_SECONDS, ENTRANCE_PATH, INTERNAL_TOKEN_HEADER } from '@svc/types';
 import type { Logger } from '@svc/service-kit';
-import { RecentIps } from './domain/recent-ips.js';
-import type { RealtimeMetrics } from './realtime-metrics.js';
+import { RecentIps } from '../domain/recent-ips.js';
+import type { RealtimeMetrics } from '../ops/realtime-metrics.js';
 
 export interface EntranceReporterOptions {
   chatUrl: string;

@@ -12,15 +12,15 @@ import {
   WS_RESUME_PARAM,
 } from '@svc/types';
 import type { Logger } from '@svc/service-kit';
-import { clientIp, type TrustFn } from './domain/client-ip.js';
-import { ConnectionCap } from './domain/connection-cap.js';
-import { isPing } from './domain/client-message.js';
-import { parseEventId } from './domain/event-id.js';
-import type { EntranceReporter } from './entrance-reporter.js';
-import type { EventStream } from './event-stream.js';
+import { clientIp, type TrustFn } from '../domain/client-ip.js';
+import { ConnectionCap } from '../domain/connection-cap.js';
+import { isPing } from '../domain/client-message.js';
+import { parseEventId } from '../domain/event-id.js';
+import type { EntranceReporter } from '../clients/entrance-reporter.js';
+import type { EventStream } from '../stream/event-stream.js';
 import type { Hub } from './hub.js';
-import type { RealtimeMetrics } from './realtime-metrics.js';
-import { ERRORS, refuseResume, replay } from './resume.js';
+import type { RealtimeMetrics } from '../ops/realtime-metrics.js';
+import { ERRORS, refuseResume, replay } from '../stream/resume.js';
 
 const PONG = Buffer.from(JSON.stringify({ event: 'pong', payload: {} }));
 

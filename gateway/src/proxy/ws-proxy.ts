@@ -7,12 +7,12 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { clientInfo, type TrustFn } from './client-ip.js';
-import type { UpstreamName } from './config.js';
+import { clientInfo, type TrustFn } from '../edge/client-ip.js';
+import type { UpstreamName } from '../config.js';
 import { clientResponseHeaders, rawJsonError, upstreamRequestHeaders } from './headers.js';
 import { failureFor } from './http-proxy.js';
-import type { Metrics } from './metrics.js';
-import { requestIdFrom } from './request-id.js';
+import type { Metrics } from '../ops/metrics.js';
+import { requestIdFrom } from '../edge/request-id.js';
 import { findRoute, type Route } from './routing-table.js';
 
 export interface WsProxyOptions {

@@ -5,11 +5,11 @@
 // last few seconds, which are served from there, with no Redis call and no re-framing.
 import { eventsStream, type Logger, type Redis } from '@svc/service-kit';
 import { withExtractedContext } from '@svc/tracing';
-import { stripTraceContext } from './domain/event-envelope.js';
-import { checkResume, type ResumeCheck } from './domain/event-id.js';
-import { RecentEvents } from './domain/recent-events.js';
-import { eventFrame, resyncFrame } from './domain/client-message.js';
-import type { RealtimeMetrics } from './realtime-metrics.js';
+import { stripTraceContext } from '../domain/event-envelope.js';
+import { checkResume, type ResumeCheck } from '../domain/event-id.js';
+import { RecentEvents } from '../domain/recent-events.js';
+import { eventFrame, resyncFrame } from '../domain/client-message.js';
+import type { RealtimeMetrics } from '../ops/realtime-metrics.js';
 
 export interface StreamEntry {
   id: string;

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { createLoadingCache, type LoadingCache } from '@svc/service-kit';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -29,7 +30,6 @@ export interface CachedPage {
   gzip: Buffer;
   /** The uncompressed size (for the rare client that accepts neither encoding). */
   size: number;
-  expiresAt: number;
 }
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
@@ -80,74 +80,58 @@ export interface PageCacheOptions {
   now?: () => number;
 }
 
-export class PageCache {
-  private readonly entries = new Map<string, CachedPage>();
-  /** Renders in flight: concurrent misses for one key wait for the same render. */
-  private readonly pending = new Map<string, Promise<{ page: RenderedPage; cached?: CachedPage }>>();
-  private readonly now: () => number;
+/** A render, and its stored form when it could be stored. */
+export interface PageRender {
+  page: RenderedPage;
+  cached?: CachedPage;
+}
 
-  constructor(private readonly options: PageCacheOptions) {
-    this.now = options.now ?? Date.now;
+export class PageCache {
+  /** Stored renders (least recently used out first); concurrent misses share one render. */
+  private readonly renders: LoadingCache<PageRender>;
+
+  constructor(options: PageCacheOptions) {
+    this.renders = createLoadingCache<PageRender>({
+      ttlMs: options.ttlMs,
+      max: options.maxEntries,
+      keep: (render) => render.cached !== undefined,
+      now: options.now,
+    });
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.renders.size;
   }
 
   /** A fresh stored page, or undefined. */
   get(key: string): CachedPage | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return hit;
+    return this.renders.peek(key)?.cached;
   }
 
   /**
    * Renders once for all concurrent callers of `key`. Answers the render (always) and the
    * stored page when it could be stored.
    */
-  render(key: string, produce: () => Promise<RenderedPage>): Promise<{ page: RenderedPage; cached?: CachedPage }> {
-    const inFlight = this.pending.get(key);
-    if (inFlight) return inFlight;
-    const work = (async () => {
+  render(key: string, produce: () => Promise<RenderedPage>): Promise<PageRender> {
+    return this.renders.get(key, async () => {
       const page = await produce();
       if (!isStorable(page)) return { page };
-      const cached = await this.store(key, page);
-      return { page, cached };
-    })().finally(() => this.pending.delete(key));
-    this.pending.set(key, work);
-    return work;
+      return { page, cached: await compressed(page) };
+    });
   }
+}
 
-  private async store(key: string, page: RenderedPage): Promise<CachedPage> {
-    const html = page.body.toString('utf8');
-    const headers = page.headers
-      .filter(([n]) => n !== 'content-length' && n !== 'content-encoding' && n !== 'transfer-encoding')
-      .map(([n, v]): [string, string] => (n === 'content-security-policy' ? [n, hashPolicy(v, html)] : [n, v]));
-    const [br, gz] = await Promise.all([
-      brotli(page.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 } }),
-      gzip(page.body, { level: 6 }),
-    ]);
-    const cached: CachedPage = {
-      status: page.status,
-      headers,
-      br,
-      gzip: gz,
-      size: page.body.length,
-      expiresAt: this.now() + this.options.ttlMs,
-    };
-    this.entries.delete(key);
-    this.entries.set(key, cached);
-    // Oldest first out (Map keeps insertion order).
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
-    return cached;
-  }
+/** The stored form of a page: compressed twice, its CSP nonce replaced by script hashes. */
+async function compressed(page: RenderedPage): Promise<CachedPage> {
+  const html = page.body.toString('utf8');
+  const headers = page.headers
+    .filter(([n]) => n !== 'content-length' && n !== 'content-encoding' && n !== 'transfer-encoding')
+    .map(([n, v]): [string, string] => (n === 'content-security-policy' ? [n, hashPolicy(v, html)] : [n, v]));
+  const [br, gz] = await Promise.all([
+    brotli(page.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 } }),
+    gzip(page.body, { level: 6 }),
+  ]);
+  return { status: page.status, headers, br, gzip: gz, size: page.body.length };
 }
 
 /** br, else gzip, else none, from an Accept-Encoding header (q=0 refuses). */

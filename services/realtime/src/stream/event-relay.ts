@@ -1,12 +1,12 @@
 // WS_RESUME=false only: Redis pub/sub → every local client (no ids, no resume). Each replica
-// subscribes to the kit's events channel,
-// so an event published once by any service reaches every client of every replica.
+// subscribes to the kit's events channel, so an event published once by any service reaches
+// every client of every replica.
 import { eventsChannel, type Logger, type Redis } from '@svc/service-kit';
 import { withExtractedContext } from '@svc/tracing';
-import { isRelayableEvent } from './domain/client-message.js';
-import { stripTraceContext } from './domain/event-envelope.js';
-import type { Hub } from './hub.js';
-import type { RealtimeMetrics } from './realtime-metrics.js';
+import { isRelayableEvent } from '../domain/client-message.js';
+import { stripTraceContext } from '../domain/event-envelope.js';
+import type { Hub } from '../sockets/hub.js';
+import type { RealtimeMetrics } from '../ops/realtime-metrics.js';
 
 /**
  * The subscriber is PINGed this often and must answer within the deadline, or it reconnects

@@ -9,18 +9,18 @@ import type { Duplex } from 'node:stream';
 import { buildDiscoveryDocuments, type DiscoveryDocument } from '@svc/discovery';
 import { createLogger as createServiceLogger, type Logger } from '@svc/service-kit';
 import { startServerSpan, tracingEnabled } from '@svc/tracing';
-import { clientInfo, compileTrust } from './client-ip.js';
+import { clientInfo, compileTrust } from './edge/client-ip.js';
 import type { GatewayConfig, UpstreamName } from './config.js';
-import { CAP_RETRY_AFTER_S, createConnectionCap } from './connection-cap.js';
-import { createCors, isApiPath, isPreflight } from './cors.js';
-import { jsonError, rawJsonError } from './headers.js';
-import { createHttpProxy } from './http-proxy.js';
-import { createMetrics } from './metrics.js';
-import { createOpsRoutes, createOwnRoutes } from './own-routes.js';
-import { requestIdFrom } from './request-id.js';
-import { findRoute, HTTP_ROUTES, pathOf, WS_ROUTES } from './routing-table.js';
-import { SECURITY_HEADERS } from './security-headers.js';
-import { createWsProxy } from './ws-proxy.js';
+import { CAP_RETRY_AFTER_S, createConnectionCap } from './edge/connection-cap.js';
+import { createCors, isApiPath, isPreflight } from './edge/cors.js';
+import { jsonError, rawJsonError } from './proxy/headers.js';
+import { createHttpProxy } from './proxy/http-proxy.js';
+import { createMetrics } from './ops/metrics.js';
+import { createOpsRoutes, createOwnRoutes } from './routes/own-routes.js';
+import { requestIdFrom } from './edge/request-id.js';
+import { findRoute, HTTP_ROUTES, pathOf, WS_ROUTES } from './proxy/routing-table.js';
+import { SECURITY_HEADERS } from './edge/security-headers.js';
+import { createWsProxy } from './proxy/ws-proxy.js';
 
 export interface GatewayOptions {
   logger?: Logger;
@@ -140,7 +140,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       // never across an idle keep-alive wait (keepAliveTimeout), and reports a miss as the
       // clientError ERR_HTTP_REQUEST_TIMEOUT (answered below). requestTimeout is the whole
       // request: a backstop for bodies nobody reads (own routes); proxied bodies have their
-      // own, earlier timer (request-body.ts).
+      // own, earlier timer (proxy/request-body.ts).
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.headersTimeoutMs + config.bodyTimeoutMs + 1_000,
       connectionsCheckingInterval: timeoutCheckIntervalMs(config),

@@ -1,7 +1,7 @@
 // Header hygiene shared by the HTTP and WebSocket proxies.
 import { STATUS_CODES } from 'node:http';
-import type { ClientInfo } from './client-ip.js';
-import { SECURITY_HEADERS, appendMissingSecurityHeaders, securityHeaderBit } from './security-headers.js';
+import type { ClientInfo } from '../edge/client-ip.js';
+import { SECURITY_HEADERS, appendMissingSecurityHeaders, securityHeaderBit } from '../edge/security-headers.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and what undici refuses to send. */
 const HOP_BY_HOP = new Set([
@@ -86,7 +86,7 @@ export function clientResponseHeaders(
   extra?: readonly string[],
 ): string[] {
   // One pass over the upstream's list: each name lower-cased once, the security headers it
-  // already has gathered as bits (security-headers.ts), no Set per answer. This runs for
+  // already has gathered as bits (edge/security-headers.ts), no Set per answer. This runs for
   // every proxied answer (docs/decisions/014-gateway-cost-against-nginx.md).
   const out: string[] = [];
   let listed: Set<string> | undefined;

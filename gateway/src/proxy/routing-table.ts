@@ -3,7 +3,7 @@
 // keep for itself. Kept (never sent to web, answered by own-routes: the document, 404, 405
 // or 426): /api and /api/*, /.well-known/*, /healthz, /readyz, /metrics, /openapi.json,
 // /llms.txt, /llms-full.txt — see GATEWAY_SEGMENTS.
-import type { UpstreamName } from './config.js';
+import type { UpstreamName } from '../config.js';
 
 /**
  * - `exact`:    the path itself only (`/api/translate`).

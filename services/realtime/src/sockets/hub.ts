@@ -5,9 +5,9 @@
 // `pending` list (under the same bound) and go out after the replay, minus those it already
 // got (dedupe by id), so the seam has no gap and no duplicate.
 import type { WebSocket } from 'ws';
-import { compareEventIds } from './domain/event-id.js';
-import { wouldOverflow } from './domain/send-bound.js';
-import type { RealtimeMetrics } from './realtime-metrics.js';
+import { compareEventIds } from '../domain/event-id.js';
+import { wouldOverflow } from '../domain/send-bound.js';
+import type { RealtimeMetrics } from '../ops/realtime-metrics.js';
 
 interface ClientState {
   alive: boolean;

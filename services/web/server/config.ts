@@ -15,7 +15,7 @@ export const configSchema = baseConfigSchema.extend({
   CAPTCHA_SITE_KEY: settings.optionalString,
   /**
    * How long a page rendered for a reader without a session is served to the next ones
-   * (ms; 0 = off). Pages for logged-in readers are never stored (src/page-cache.ts).
+   * (ms; 0 = off). Pages for logged-in readers are never stored (server/page-cache.ts).
    */
   WEB_PAGE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** The Vite build (client assets and server bundle); tests and images may move it. */
