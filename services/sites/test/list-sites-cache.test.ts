@@ -1,4 +1,4 @@
-// The GET /api/sites caches on the app (list-sites.ts): a page is served from the
+// The GET /api/sites caches on the app (actions/list-sites.ts): a page is served from the
 // page cache until this process stores a site, and a filter's match count from the count
 // cache across pages. The cache itself is the kit's `createLoadingCache`, tested there.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,6 +1,6 @@
 // GET /api/sites as a use case: a page of sites plus the exact match count, each behind
 // its cache, serialised once per cached page. The page's JSON is built by PostgreSQL
-// (site-list-reader.ts), so a cache miss costs Node little more than concatenating
+// (store/site-list-reader.ts), so a cache miss costs Node little more than concatenating
 // strings.
 //
 // Its two caches are short-lived and in-process (the kit's `createLoadingCache`), because
@@ -14,8 +14,8 @@
 import { SITES_PAGE_SIZE } from '@svc/types';
 import type { SiteListQuery } from '@svc/types';
 import { createLoadingCache, type LoadingCache } from '@svc/service-kit';
-import { encodedJsonText, type EncodedJson } from './encoded-json.js';
-import type { SiteListReader } from './site-list-reader.js';
+import { encodedJsonText, type EncodedJson } from '../routes/encoded-json.js';
+import type { SiteListReader } from '../store/site-list-reader.js';
 
 /** The page and count caches of GET /api/sites; `clear` empties both. */
 export interface ListCaches {
