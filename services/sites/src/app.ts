@@ -14,29 +14,27 @@ import {
   type OutboxRelay,
   type IpHasher,
 } from '@svc/service-kit';
-import type { CaptchaVerifier } from './captcha.js';
-import type { DailyBgSource } from './daily-bg-source.js';
+import { createListCaches } from './actions/list-sites.js';
+import type { CaptchaVerifier } from './clients/captcha.js';
+import type { DailyBgSource } from './clients/daily-bg-source.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { bookmarkRoutes } from './routes/bookmark-routes.js';
 import { clickRoutes } from './routes/click-routes.js';
 import { dailyBgRoutes } from './routes/daily-bg-routes.js';
 import { moderationRoutes } from './routes/moderation-routes.js';
-import type { ListCaches } from './list-sites.js';
 import { siteRoutes, type PageFetcher } from './routes/site-routes.js';
 import { sitemapRoutes } from './routes/sitemap-routes.js';
-import type { EncodedJson } from './encoded-json.js';
-import { createListCache } from './list-cache.js';
-import { createSiteListReader } from './site-list-reader.js';
-import { createSiteStore } from './site-store.js';
-import { createSubmissionStore } from './submission-store.js';
+import { createSiteListReader } from './store/site-list-reader.js';
+import { createSiteStore } from './store/site-store.js';
+import { createSubmissionStore } from './store/submission-store.js';
 
 export interface AppDeps {
   logger: Logger;
   metrics?: Metrics;
   db: PrismaClient;
   /**
-   * Plain pg pool on the same schema: GET /api/sites (site-list-reader.ts) and the
-   * submission transaction (submission-store.ts).
+   * Plain pg pool on the same schema: GET /api/sites (store/site-list-reader.ts) and the
+   * submission transaction (store/submission-store.ts).
    */
   listingPool: pg.Pool;
   /** Request-path Redis (fails fast): rate limits, sessions, daily background cache. */
@@ -61,7 +59,7 @@ export interface AppDeps {
   /** Origin of the public site, for absolute sitemap URLs. */
   publicBaseUrl: string;
   sitemapMaxSites?: number;
-  /** GET /api/sites page cache lifetime (list-cache.ts); default 0 = off. */
+  /** GET /api/sites page cache lifetime (actions/list-sites.ts); default 0 = off. */
   listCacheMs?: number;
   /** GET /api/sites match-count cache lifetime; default 0 = off. */
   countCacheMs?: number;
@@ -80,7 +78,7 @@ export function buildApp(deps: AppDeps): Express {
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
     routes: (app) => {
       app.use(sessionMiddleware({ publicKey: deps.publicKey, redis, prefix: redisPrefix }));
-      const listCache = listCaches(deps.listCacheMs ?? 0, deps.countCacheMs ?? 0);
+      const listCache = createListCaches(deps.listCacheMs ?? 0, deps.countCacheMs ?? 0);
       siteRoutes(app, {
         store,
         submissions: createSubmissionStore(deps.listingPool),
@@ -111,17 +109,4 @@ export function buildApp(deps: AppDeps): Express {
       });
     },
   });
-}
-
-function listCaches(pageMs: number, countMs: number): ListCaches {
-  const pages = createListCache<EncodedJson>(pageMs);
-  const counts = createListCache<number>(countMs, 1000);
-  return {
-    pages,
-    counts,
-    clear() {
-      pages.clear();
-      counts.clear();
-    },
-  };
 }

@@ -16,13 +16,13 @@ import {
 } from '@svc/service-kit';
 import { createSafeFetcher } from '@svc/safe-fetch';
 import { buildApp } from './app.js';
-import { createCaptchaVerifier } from './captcha.js';
+import { createCaptchaVerifier } from './clients/captcha.js';
 import { configSchema, ipHashSecret } from './config.js';
-import { createDailyBgSource } from './daily-bg-source.js';
+import { createDailyBgSource } from './clients/daily-bg-source.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { startScrapeRequeue } from './scrape-requeue.js';
-import { createSiteStore } from './site-store.js';
-import { createSubmissionStore } from './submission-store.js';
+import { startScrapeRequeue } from './worker/scrape-requeue.js';
+import { createSiteStore } from './store/site-store.js';
+import { createSubmissionStore } from './store/submission-store.js';
 import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from './worker/queues.js';
 
 async function main(): Promise<void> {

@@ -28,8 +28,8 @@ import {
 import { createSafeFetcher } from '@svc/safe-fetch';
 import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
 import { buildApp, type AppDeps } from '../src/app.js';
-import { createCaptchaVerifier } from '../src/captcha.js';
-import { createDailyBgSource } from '../src/daily-bg-source.js';
+import { createCaptchaVerifier } from '../src/clients/captcha.js';
+import { createDailyBgSource } from '../src/clients/daily-bg-source.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from '../src/worker/queues.js';
 

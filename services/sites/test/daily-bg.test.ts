@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import type { ServerResponse } from 'node:http';
 import { startHarness, type Harness } from './api-harness.js';
-import { dailyBgKeys } from '../src/daily-bg-source.js';
+import { dailyBgKeys } from '../src/clients/daily-bg-source.js';
 
 let h: Harness;
 beforeAll(async () => {

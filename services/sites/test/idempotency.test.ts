@@ -174,7 +174,7 @@ describe('Idempotency-Key on POST /api/sites', () => {
   });
 
   it('the sweep deletes expired keys and keeps live ones', async () => {
-    const { createSubmissionStore } = await import('../src/submission-store.js');
+    const { createSubmissionStore } = await import('../src/store/submission-store.js');
     const live = newKey();
     const old = newKey();
     await submit('https://idem-sweep-1.example', { key: live });

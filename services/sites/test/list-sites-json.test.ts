@@ -1,4 +1,4 @@
-// GET /api/sites bodies are built by PostgreSQL (site-list-reader.ts). They must be byte
+// GET /api/sites bodies are built by PostgreSQL (store/site-list-reader.ts). They must be byte
 // for byte what the former Prisma path produced: rows read with the generated client,
 // shaped by toSite and serialised by JSON.stringify. Data covers the awkward cases: nulls,
 // escapes and control characters, non-ASCII text, millisecond times, profiles, claims,
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { SITES_PAGE_SIZE, type SiteListResponse, type SiteSort, type SiteTag } from '@svc/types';
-import { toSite } from '../src/site-record.js';
+import { toSite } from '../src/store/site-record.js';
 import { startHarness, type Harness } from './api-harness.js';
 
 let h: Harness;

@@ -2,13 +2,13 @@
 // metascraper reads from a page, and which fetch failures are retried.
 import { describe, expect, it } from '@jest/globals';
 import { OutboundBlockedError, OutboundFetchError, checkPublicUrl } from '@svc/safe-fetch';
-import { extractMetadata } from '../src/scrape/extract-metadata.js';
-import { classifyFetchError, classifyStatus } from '../src/scrape/fetch-outcome.js';
+import { extractMetadata } from '../src/domain/scrape/extract-metadata.js';
+import { classifyFetchError, classifyStatus } from '../src/domain/scrape/fetch-outcome.js';
 import {
   MAX_DESCRIPTION_CHARS,
   MAX_TITLE_CHARS,
   toPageMetadata,
-} from '../src/scrape/page-metadata.js';
+} from '../src/domain/scrape/page-metadata.js';
 
 const urlPolicy = (url: string) => checkPublicUrl(url);
 const opts = {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OutboundBlockedError, type SafeFetcher } from '@svc/safe-fetch';
 import { workerConfigSchema } from '../src/config.js';
-import { createPageFetcher } from '../src/scrape/page-fetcher.js';
+import { createPageFetcher } from '../src/clients/page-fetcher.js';
 import { SCRAPE_QUEUE, enqueueScrape } from '../src/worker/queues.js';
 import {
   createWorkerEnv,

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createEventPublisher } from '@svc/service-kit';
 import { SITE_TAGS } from '@svc/types';
-import { createAiTagger } from '../src/tagging/ai-tagger.js';
-import { tagSite, type TagDeps } from '../src/tagging/tag-site.js';
+import { createAiTagger } from '../src/clients/ai-tagger.js';
+import { tagSite, type TagDeps } from '../src/worker/tag-site.js';
 import {
   createWorkerEnv,
   fakeAiTagger,

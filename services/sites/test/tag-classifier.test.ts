@@ -1,8 +1,8 @@
 // The local keyword classifier and the filter applied to the AI's answers (pure).
 import { describe, expect, it } from '@jest/globals';
 import { SITE_TAGS } from '@svc/types';
-import { classifyByKeywords, type TaggableSite } from '../src/tagging/keyword-classifier.js';
-import { tagsFromAnswer } from '../src/tagging/tag-filter.js';
+import { classifyByKeywords, type TaggableSite } from '../src/domain/tagging/keyword-classifier.js';
+import { tagsFromAnswer } from '../src/domain/tagging/tag-filter.js';
 
 const site = (over: Partial<TaggableSite>): TaggableSite => ({
   url: 'https://example.com/',

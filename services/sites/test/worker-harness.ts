@@ -25,8 +25,8 @@ import {
 } from '@svc/service-kit/testing';
 import { workerConfigSchema } from '../src/config.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
-import { createPageFetcher } from '../src/scrape/page-fetcher.js';
-import { createAiTagger, type AiTagger } from '../src/tagging/ai-tagger.js';
+import { createPageFetcher } from '../src/clients/page-fetcher.js';
+import { createAiTagger, type AiTagger } from '../src/clients/ai-tagger.js';
 import { startProcessors } from '../src/worker/processors.js';
 import { SCRAPE_QUEUE, TAG_QUEUE, createQueues, type QueueName } from '../src/worker/queues.js';
 

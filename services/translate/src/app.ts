@@ -5,10 +5,10 @@
 // of service. The outage is visible in the logs (one warning per outage) instead.
 import type { Express } from 'express';
 import { createServiceApp, type Logger, type Metrics, type Redis } from '@svc/service-kit';
-import type { Translator } from './ai-translator.js';
+import { createTranslateText } from './actions/translate.js';
+import type { Translator } from './clients/ai-translator.js';
 import { translateRoutes } from './routes/translate-routes.js';
-import { createTranslateText } from './translate.js';
-import { createTranslationCache } from './translation-cache.js';
+import { createTranslationCache } from './store/translation-cache.js';
 
 export interface AppDeps {
   logger: Logger;

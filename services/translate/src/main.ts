@@ -1,7 +1,7 @@
 // translate process: configuration, wiring, listen, graceful shutdown. No database.
 import './instrument.js';
 import { createRuntime, exitOnStartupError, loadConfig } from '@svc/service-kit';
-import { createAnthropicTranslator } from './ai-translator.js';
+import { createAnthropicTranslator } from './clients/ai-translator.js';
 import { buildApp } from './app.js';
 import { TRANSLATE_LIMIT_PER_MINUTE, configSchema } from './config.js';
 

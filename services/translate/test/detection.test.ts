@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { LANGUAGE_CODES, type LanguageCode } from '@svc/types';
-import { chineseEvidence, chineseVariant } from '../src/detection/chinese-variant.js';
-import { detectLanguage, type Detection } from '../src/detection/detect-language.js';
-import { countScripts } from '../src/detection/script-counts.js';
+import { chineseEvidence, chineseVariant } from '../src/domain/detection/chinese-variant.js';
+import { detectLanguage, type Detection } from '../src/domain/detection/detect-language.js';
+import { countScripts } from '../src/domain/detection/script-counts.js';
 import { isAlreadyInTarget } from '../src/domain/same-language.js';
 
 const table = (file: string) =>

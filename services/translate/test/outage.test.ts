@@ -12,9 +12,9 @@ import {
   TEST_REDIS_URL,
   type TcpProxy,
 } from '@svc/service-kit/testing';
-import { createAnthropicTranslator } from '../src/ai-translator.js';
+import { createAnthropicTranslator } from '../src/clients/ai-translator.js';
 import { buildApp } from '../src/app.js';
-import { translationCacheKey } from '../src/translation-cache.js';
+import { translationCacheKey } from '../src/store/translation-cache.js';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
 
 const logger = createLogger('translate-outage-test', 'silent');

@@ -16,10 +16,10 @@ import {
   deleteRedisPrefix,
   testRedisPrefix,
 } from '@svc/service-kit/testing';
-import { createAnthropicTranslator } from '../src/ai-translator.js';
+import { createAnthropicTranslator } from '../src/clients/ai-translator.js';
 import { buildApp } from '../src/app.js';
-import { NO_PROVIDER_MESSAGE } from '../src/translate.js';
-import { translationCacheKey } from '../src/translation-cache.js';
+import { NO_PROVIDER_MESSAGE } from '../src/actions/translate.js';
+import { translationCacheKey } from '../src/store/translation-cache.js';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
 import { opsHandlerOf } from '@svc/service-kit';
 

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, createRedis, waitForRedis, type Redis } from '@svc/service-kit';
-import { createTranslationCache } from '../src/translation-cache.js';
+import { createTranslationCache } from '../src/store/translation-cache.js';
 
 const logger = createLogger('translate-silent-redis-test', 'silent');
 let server: net.Server;

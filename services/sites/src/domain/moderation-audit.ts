@@ -1,5 +1,5 @@
 // The audit entries of site moderation (docs/decisions/024-audit-log-per-service.md): who hid or restored which
-// site, why, and its visibility before and after. Written by site-store.ts in the same
+// site, why, and its visibility before and after. Written by store/site-store.ts in the same
 // transaction as the change (service-kit audit-log.ts).
 import type { AuditEntryInput } from '@svc/service-kit';
 

@@ -1,5 +1,5 @@
-// SQL of GET /api/sites, answered by PostgreSQL as JSON text (site-list-reader.ts): the
-// page's rows in the public Site shape (site-record.ts `toSite`, same keys in the same
+// SQL of GET /api/sites, answered by PostgreSQL as JSON text (store/site-list-reader.ts): the
+// page's rows in the public Site shape (store/site-record.ts `toSite`, same keys in the same
 // order), optional tag and full-text filters, hot or recent order with id as the tie-break
 // so offsets are stable. Values are always bound parameters ($n), never spliced.
 import { SITES_PAGE_SIZE, type SiteSort, type SiteTag } from '@svc/types';

@@ -2,7 +2,7 @@
 import type { Express } from 'express';
 import { limitFor, notFound, rateLimit, requireSession, type Redis } from '@svc/service-kit';
 import { BookmarkParams, CreateBookmarkBody } from '@svc/types';
-import type { SiteStore } from '../site-store.js';
+import type { SiteStore } from '../store/site-store.js';
 import { SITE_NOT_FOUND } from './site-routes.js';
 
 export function bookmarkRoutes(

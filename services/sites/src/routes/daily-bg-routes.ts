@@ -1,7 +1,7 @@
 // HTTP of /api/daily-bg and /api/daily-bg/image.
 import type { Express } from 'express';
 import { DAILY_BG_CACHE_SECONDS } from '@svc/types';
-import type { DailyBgSource } from '../daily-bg-source.js';
+import type { DailyBgSource } from '../clients/daily-bg-source.js';
 
 export function dailyBgRoutes(app: Express, source: DailyBgSource): void {
   app.get('/api/daily-bg', async (_req, res) => {

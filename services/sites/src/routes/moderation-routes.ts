@@ -6,7 +6,7 @@
 import type { Express } from 'express';
 import { auditPageFor, HttpError, notFound, requireModerator } from '@svc/service-kit';
 import { HideSiteBody, SiteAuditQuery, SiteIdParams } from '@svc/types';
-import type { SiteStore } from '../site-store.js';
+import type { SiteStore } from '../store/site-store.js';
 import { SITE_NOT_FOUND } from './site-routes.js';
 
 export const SITE_ALREADY_HIDDEN = 'Site already hidden';

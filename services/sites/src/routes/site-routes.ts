@@ -1,4 +1,5 @@
-// HTTP of /api/sites*: parse with the shared schemas, call the domain, shape the answer.
+// HTTP of /api/sites*: parse with the shared schemas, call an action or the store, shape the
+// answer.
 import type { Express } from 'express';
 import {
   HttpError,
@@ -15,17 +16,17 @@ import {
   type IpHasher,
 } from '@svc/service-kit';
 import { ERROR_MESSAGES, SITE_TAGS, SiteIdParams, SiteListQuery, SubmitSiteBody } from '@svc/types';
-import type { CaptchaVerifier } from '../captcha.js';
+import type { CaptchaVerifier } from '../clients/captcha.js';
 import { secondsUntilUtcMidnight, utcDay } from '../domain/boost-allowance.js';
 import { hasClaimMeta } from '../domain/claim-meta.js';
 import { parseIdempotencyKey } from '../domain/idempotency-key.js';
-import { sendEncodedJson } from '../encoded-json.js';
-import { listSites, type ListCaches } from '../list-sites.js';
-import { toSite } from '../site-record.js';
-import type { SiteListReader } from '../site-list-reader.js';
-import type { SiteStore } from '../site-store.js';
-import type { SubmissionStore } from '../submission-store.js';
-import { submitSite } from '../submit-site.js';
+import { sendEncodedJson } from './encoded-json.js';
+import { listSites, type ListCaches } from '../actions/list-sites.js';
+import { toSite } from '../store/site-record.js';
+import type { SiteListReader } from '../store/site-list-reader.js';
+import type { SiteStore } from '../store/site-store.js';
+import type { SubmissionStore } from '../store/submission-store.js';
+import { submitSite } from '../actions/submit-site.js';
 
 export const SITE_NOT_FOUND = 'Site not found';
 export const CLAIM_META_MISSING = 'Verification meta tag not found';

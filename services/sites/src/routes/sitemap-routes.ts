@@ -4,7 +4,7 @@
 // `invalidate`); other processes' renders expire within CACHE_MS.
 import type { Express } from 'express';
 import { renderSitemap, sitePagePath, type SitemapEntry } from '../domain/sitemap.js';
-import type { SiteStore } from '../site-store.js';
+import type { SiteStore } from '../store/site-store.js';
 
 const CACHE_MS = 10 * 60_000;
 

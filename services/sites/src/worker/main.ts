@@ -13,8 +13,8 @@ import {
 } from '@svc/service-kit';
 import { workerConfigSchema } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { createPageFetcher } from '../scrape/page-fetcher.js';
-import { createAiTagger } from '../tagging/ai-tagger.js';
+import { createPageFetcher } from '../clients/page-fetcher.js';
+import { createAiTagger } from '../clients/ai-tagger.js';
 import { buildWorkerApp } from './app.js';
 import { startProcessors } from './processors.js';
 import { TAG_QUEUE, createQueues } from './queues.js';

@@ -7,9 +7,9 @@ import { queuePrefix, type EventPublisher, type Logger, type Redis } from '@svc/
 import { withExtractedContext } from '@svc/tracing';
 import type { SafeFetcher } from '@svc/safe-fetch';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { scrapeSite } from '../scrape/scrape-site.js';
-import type { AiTagger } from '../tagging/ai-tagger.js';
-import { tagSite } from '../tagging/tag-site.js';
+import { scrapeSite } from './scrape-site.js';
+import type { AiTagger } from '../clients/ai-tagger.js';
+import { tagSite } from './tag-site.js';
 import { SCRAPE_QUEUE, ScrapeJobData, TAG_QUEUE, TagJobData, enqueueTag } from './queues.js';
 
 export interface ProcessorDeps {

@@ -11,7 +11,7 @@
 //   any script change (zh-CN ↔ zh-TW/zh-HK) go to the AI, which rewrites the script and
 //   the vocabulary.
 import type { LanguageCode } from '@svc/types';
-import type { Detection } from '../detection/detect-language.js';
+import type { Detection } from './detection/detect-language.js';
 
 const CHINESE = new Set<string>(['zh-CN', 'zh-TW', 'zh-HK']);
 

@@ -2,7 +2,7 @@
 import type { Express } from 'express';
 import { TranslateBody } from '@svc/types';
 import { byIp, limitFor, rateLimit, type Redis } from '@svc/service-kit';
-import type { TranslateText } from '../translate.js';
+import type { TranslateText } from '../actions/translate.js';
 
 // Registered on the app itself (not a Router) so the kit's 405 handler sees the path.
 export function translateRoutes(

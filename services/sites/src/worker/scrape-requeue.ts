@@ -1,7 +1,8 @@
-// The safety net of the pipeline, kept as a backstop behind the transactional outbox:
+// The safety net of the pipeline, a backstop behind the transactional outbox, swept every
+// 60 s by each API process (started by src/main.ts, not by the worker process):
 // - sites still `pending` a few minutes after submission get their scrape queued again. A
-//   submission's scrape job can no longer be lost on the way to Redis (it commits with the
-//   row, job_outbox), but a job can still fail for good (PostgreSQL down through all its
+//   submission's scrape job cannot be lost on the way to Redis (it commits with the row,
+//   job_outbox), but a job can still fail for good (PostgreSQL down through all its
 //   attempts) or vanish with Redis' data; `enqueueScrape` also retries a failed job;
 // - sites scraped but still without tags get their tag job queued again (the worker's
 //   enqueueTag is not behind an outbox, or the tag job failed for good);
@@ -10,8 +11,8 @@
 // delayed or running is left alone, and several API replicas may sweep at once.
 import type { Queue } from 'bullmq';
 import type { Logger } from '@svc/service-kit';
-import type { SiteStore } from './site-store.js';
-import { enqueueScrape, enqueueTag } from './worker/queues.js';
+import type { SiteStore } from '../store/site-store.js';
+import { enqueueScrape, enqueueTag } from './queues.js';
 
 export const REQUEUE_MIN_AGE_MS = 2 * 60_000;
 const BATCH = 500;
@@ -42,7 +43,7 @@ export function startScrapeRequeue(opts: {
   queue: Queue;
   tagQueue: Queue;
   logger: Logger;
-  /** Deletes expired Idempotency-Keys (submission-store.ts). */
+  /** Deletes expired Idempotency-Keys (store/submission-store.ts). */
   expireIdempotencyKeys?: () => Promise<number>;
   intervalMs?: number;
 }) {

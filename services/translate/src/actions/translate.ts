@@ -3,10 +3,10 @@
 // whose answer is cached. Route-independent, so tests and the route share it.
 import { ERROR_MESSAGES, type TranslateBody, type TranslateResponse } from '@svc/types';
 import { HttpError, type Logger } from '@svc/service-kit';
-import { TranslationFailed, type Translator } from './ai-translator.js';
-import { detectLanguage } from './detection/detect-language.js';
-import { isAlreadyInTarget } from './domain/same-language.js';
-import type { TranslationCache } from './translation-cache.js';
+import { TranslationFailed, type Translator } from '../clients/ai-translator.js';
+import { detectLanguage } from '../domain/detection/detect-language.js';
+import { isAlreadyInTarget } from '../domain/same-language.js';
+import type { TranslationCache } from '../store/translation-cache.js';
 
 export const NO_PROVIDER_MESSAGE = 'Translation is not available: no AI provider is configured';
 

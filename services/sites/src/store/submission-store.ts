@@ -7,16 +7,17 @@
 // trace context (tracing on) stored beside each.
 //
 // On the plain pool through the kit's `inPgTransaction` rather than Prisma's interactive
-// transaction: @prisma/adapter-pg 6.19 kept its pool client when the connection died inside
-// one (now patched, see patches/ and app-store's transaction-pool test); the statements here
-// are hand-written SQL anyway.
+// transaction: the statements are hand-written SQL, and a client that cannot roll back
+// (its connection died inside the transaction) is released with its error and discarded
+// (unpatched, @prisma/adapter-pg 6.19 keeps such a client: see patches/ and app-store's
+// transaction-pool test).
 import type pg from 'pg';
 import type { SocialPlatform } from '@svc/types';
 import { inPgTransaction } from '@svc/service-kit';
 import { currentTraceparent } from '@svc/tracing';
-import { IDEMPOTENCY_KEY_TTL_MS, type StoredAnswer } from './domain/idempotency-key.js';
+import { IDEMPOTENCY_KEY_TTL_MS, type StoredAnswer } from '../domain/idempotency-key.js';
 import { SITE_ROW_COLUMNS, type SiteRow } from './site-record.js';
-import { SCRAPE_JOB_ID_PREFIX, SCRAPE_QUEUE } from './worker/queues.js';
+import { SCRAPE_JOB_ID_PREFIX, SCRAPE_QUEUE } from '../worker/queues.js';
 
 export interface NewSite {
   id: string;

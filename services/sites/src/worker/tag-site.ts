@@ -3,8 +3,8 @@
 import type { Logger, EventPublisher } from '@svc/service-kit';
 import { SiteUpdatePayload, type SiteTag } from '@svc/types';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import type { AiTagger } from './ai-tagger.js';
-import { classifyByKeywords, type TaggableSite } from './keyword-classifier.js';
+import type { AiTagger } from '../clients/ai-tagger.js';
+import { classifyByKeywords, type TaggableSite } from '../domain/tagging/keyword-classifier.js';
 
 export interface TagDeps {
   db: PrismaClient;

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { DAILY_BG_CACHE_SECONDS, type DailyBgResponse } from '@svc/types';
 import type { Logger, Redis } from '@svc/service-kit';
-import { parseProviderAnswer, publicDailyBg } from './domain/daily-bg.js';
+import { parseProviderAnswer, publicDailyBg } from '../domain/daily-bg.js';
 
-const DEFAULT_IMAGE_FILE = new URL('../assets/default-daily-bg.png', import.meta.url);
+const DEFAULT_IMAGE_FILE = new URL('../../assets/default-daily-bg.png', import.meta.url);
 const DEFAULT_META: StoredMeta = {
   videoUrl: null,
   copyright: '',

@@ -3,8 +3,8 @@
 // answer holds no known tag, the caller falls back to the keyword classifier.
 import Anthropic from '@anthropic-ai/sdk';
 import { SITE_TAGS, type SiteTag } from '@svc/types';
-import type { TaggableSite } from './keyword-classifier.js';
-import { tagsFromAnswer } from './tag-filter.js';
+import type { TaggableSite } from '../domain/tagging/keyword-classifier.js';
+import { tagsFromAnswer } from '../domain/tagging/tag-filter.js';
 
 export interface AiTagger {
   /** 1–3 known tags; throws when the API fails or the answer has none. */

@@ -1,67 +1,10 @@
-// The GET /api/sites page cache: TTL, single load for concurrent misses, clear() on local
-// writes, bounded size; and on the app: a page is served from the cache until a submit.
+// The GET /api/sites caches on the app (actions/list-sites.ts): a page is served from the
+// page cache until this process stores a site, and a filter's match count from the count
+// cache across pages. The cache itself is the kit's `createLoadingCache`, tested there.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { buildApp } from '../src/app.js';
-import { createListCache } from '../src/list-cache.js';
 import { nextIp, startHarness, type Harness } from './api-harness.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-describe('createListCache', () => {
-  it('loads once per key within the TTL, again after it', async () => {
-    const cache = createListCache(50);
-    let loads = 0;
-    const load = async () => `v${++loads}`;
-    expect(await cache.get('k', load)).toBe('v1');
-    expect(await cache.get('k', load)).toBe('v1');
-    expect(await cache.get('other', load)).toBe('v2');
-    await sleep(60);
-    expect(await cache.get('k', load)).toBe('v3');
-  });
-
-  it('shares one load among concurrent misses', async () => {
-    const cache = createListCache(1000);
-    let loads = 0;
-    const load = async () => {
-      loads++;
-      await sleep(20);
-      return 'x';
-    };
-    expect(await Promise.all(Array.from({ length: 20 }, () => cache.get('k', load)))).toEqual(
-      Array(20).fill('x'),
-    );
-    expect(loads).toBe(1);
-  });
-
-  it('forgets everything on clear(), including a load that started before it', async () => {
-    const cache = createListCache(1000);
-    let loads = 0;
-    const slow = async () => {
-      loads++;
-      await sleep(20);
-      return `v${loads}`;
-    };
-    const inFlight = cache.get('k', slow);
-    cache.clear();
-    expect(await inFlight).toBe('v1');
-    expect(await cache.get('k', slow)).toBe('v2');
-  });
-
-  it('keeps at most maxEntries pages and is off with a TTL of 0', async () => {
-    const cache = createListCache(1000, 2);
-    let loads = 0;
-    const load = async () => `v${++loads}`;
-    await cache.get('a', load);
-    await cache.get('b', load);
-    await cache.get('c', load); // evicts a
-    expect(await cache.get('c', load)).toBe('v3');
-    expect(await cache.get('a', load)).toBe('v4');
-    const off = createListCache(0);
-    expect(await off.get('k', load)).toBe('v5');
-    expect(await off.get('k', load)).toBe('v6');
-  });
-});
 
 describe('GET /api/sites with the cache on', () => {
   let h: Harness;

@@ -1,6 +1,6 @@
 // GET /api/sites reads go straight to a pg Pool, not through Prisma: on 100k sites a
 // 60-row page cost ~1.8 ms of Node CPU through Prisma's raw query path, which capped the
-// uncached listing near 500 req/s. PostgreSQL builds the page's JSON (site-list-query.ts),
+// uncached listing near 500 req/s. PostgreSQL builds the page's JSON (domain/site-list-query.ts),
 // so Node neither parses 60 rows nor re-serialises them; statements are prepared once per
 // connection. Same pattern as app-store's listing-reader.ts.
 import pg from 'pg';
@@ -10,7 +10,7 @@ import {
   type SiteListFilter,
   type SiteListPageFilter,
   type SqlQuery,
-} from './domain/site-list-query.js';
+} from '../domain/site-list-query.js';
 
 export interface SiteListReader {
   /** The page as a JSON array of Site objects (text, ready to embed in the body). */

@@ -2,9 +2,9 @@
 // (submission-store.ts), both on a plain pg pool. Boosts are raw SQL because they need what
 // Prisma's query API cannot say (advisory locks); the rest uses the generated client.
 import { appendAuditEntry, listAuditEntries, newId, type ListAuditQuery } from '@svc/service-kit';
-import { Prisma, type PrismaClient } from './generated/prisma/client.js';
-import { dailyBoostLimit, decideBoost } from './domain/boost-allowance.js';
-import { siteHiddenEntry, siteRestoredEntry } from './domain/moderation-audit.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { dailyBoostLimit, decideBoost } from '../domain/boost-allowance.js';
+import { siteHiddenEntry, siteRestoredEntry } from '../domain/moderation-audit.js';
 import { SITE_ROW_COLUMNS, type SiteRow } from './site-record.js';
 
 const SITE_COLUMNS = Prisma.raw(SITE_ROW_COLUMNS);

@@ -1,6 +1,6 @@
 // A stored site (the Prisma model) as the public Site shape of @svc/types.
 import type { Site } from '@svc/types';
-import type { Site as SiteRow } from './generated/prisma/client.js';
+import type { Site as SiteRow } from '../generated/prisma/client.js';
 
 export type { SiteRow };
 

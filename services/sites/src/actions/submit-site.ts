@@ -1,4 +1,4 @@
-// POST /api/sites as a domain operation: normalise, refuse non-public destinations, replay
+// POST /api/sites as a use case: normalise, refuse non-public destinations, replay
 // an idempotent retry, check the CAPTCHA, detect a profile, then store the submission.
 //
 // Durable or nothing: the site row (insert or one more submission), the `site_submitted`
@@ -12,17 +12,17 @@
 // falls back to memory).
 import { newId, HttpError, badRequest, type OutboxRelay } from '@svc/service-kit';
 import { normaliseSiteUrl } from '@svc/types';
-import type { CaptchaVerifier } from './captcha.js';
+import type { CaptchaVerifier } from '../clients/captcha.js';
 import {
   IDEMPOTENCY_KEY_REUSED,
   idempotencyScope,
   replayDecision,
   submissionFingerprint,
   type StoredAnswer,
-} from './domain/idempotency-key.js';
-import { detectSocialProfile } from './domain/social-profile.js';
-import { toSite } from './site-record.js';
-import type { SubmissionStore } from './submission-store.js';
+} from '../domain/idempotency-key.js';
+import { detectSocialProfile } from '../domain/social-profile.js';
+import { toSite } from '../store/site-record.js';
+import type { SubmissionStore } from '../store/submission-store.js';
 
 export const CAPTCHA_ERROR = 'Missing or invalid CAPTCHA token';
 export const URL_NOT_PUBLIC = 'URL must point to a public web site';

@@ -3,7 +3,7 @@
 // within seconds, never a hanging request.
 import Anthropic from '@anthropic-ai/sdk';
 import type { LanguageCode } from '@svc/types';
-import { cleanTranslation, translationPrompt } from './domain/translation-prompt.js';
+import { cleanTranslation, translationPrompt } from '../domain/translation-prompt.js';
 
 export interface Translator {
   translate(text: string, target: LanguageCode): Promise<string>;

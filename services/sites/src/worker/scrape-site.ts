@@ -6,8 +6,8 @@ import type { SafeFetcher } from '@svc/safe-fetch';
 import type { EventPublisher, Logger } from '@svc/service-kit';
 import { SiteUpdatePayload } from '@svc/types';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { extractMetadata } from './extract-metadata.js';
-import { classifyFetchError, classifyStatus, type FetchOutcome } from './fetch-outcome.js';
+import { extractMetadata } from '../domain/scrape/extract-metadata.js';
+import { classifyFetchError, classifyStatus, type FetchOutcome } from '../domain/scrape/fetch-outcome.js';
 
 export interface ScrapeDeps {
   db: PrismaClient;
