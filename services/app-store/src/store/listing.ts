@@ -16,7 +16,7 @@
 // once; writes through another replica show up here within pageCacheMs.
 import { createLoadingCache, type Logger, type Redis } from '@svc/service-kit';
 import type { AppListQuery } from '@svc/types';
-import { listingTotalKey, normalizeFilter, type ListingFilter } from './domain/listing-query.js';
+import { listingTotalKey, normalizeFilter, type ListingFilter } from '../domain/listing-query.js';
 import type { ListingReader } from './listing-reader.js';
 
 export const TOTAL_TTL_SECONDS = 10;
