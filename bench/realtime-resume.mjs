@@ -49,7 +49,7 @@ const prefix = `bench:rr:${randomBytes(4).toString('hex')}:`;
 
 const rtRequire = createRequire(`${root}services/realtime/package.json`);
 const { Redis } = rtRequire('ioredis');
-const { createEventPublisher } = await import(`${root}packages/service-kit/dist/event-bus.js`);
+const { createEventPublisher } = await import(`${root}packages/service-kit/dist/redis/event-bus.js`);
 
 // ---- processes -----------------------------------------------------------------------------
 const children = [];

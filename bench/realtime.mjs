@@ -46,7 +46,7 @@ const prefix = `bench:rt:${randomBytes(4).toString('hex')}:`;
 
 const rtRequire = createRequire(`${root}services/realtime/package.json`);
 const { Redis } = rtRequire('ioredis');
-const { createTestDatabase } = await import(`${root}packages/service-kit/dist/testing.js`);
+const { createTestDatabase } = await import(`${root}packages/service-kit/dist/testing/index.js`);
 
 // ---- limits of this machine ------------------------------------------------------------
 const nofile = Number(execSync('ulimit -n', { shell: '/bin/bash' }).toString().trim());
@@ -127,7 +127,7 @@ const report = {
 };
 const pub = new Redis(REDIS_URL);
 // Through the kit's publisher, as chat and sites publish: the events stream.
-const { createEventPublisher } = await import(`${root}packages/service-kit/dist/event-bus.js`);
+const { createEventPublisher } = await import(`${root}packages/service-kit/dist/redis/event-bus.js`);
 const events = createEventPublisher(pub, prefix);
 const { publish: publishBench, nextSeq } = benchPublisher(events);
 

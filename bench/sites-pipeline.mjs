@@ -43,7 +43,7 @@ const TAG_CONCURRENCY = String(args['tag-concurrency'] ?? 8);
 const LIMIT_S = Number(args.limit ?? 60);
 
 const kitTesting = await import(
-  pathToFileURL(path.join(ROOT, 'packages/service-kit/dist/testing.js')).href
+  pathToFileURL(path.join(ROOT, 'packages/service-kit/dist/testing/index.js')).href
 );
 const kit = await import(pathToFileURL(path.join(ROOT, 'packages/service-kit/dist/index.js')).href);
 const queuesMod = await import(pathToFileURL(path.join(SITES, 'dist/worker/queues.js')).href);

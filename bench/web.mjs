@@ -47,7 +47,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startFakeResend } from '../packages/service-kit/dist/fake-resend.js';
+import { startFakeResend } from '../packages/service-kit/dist/testing/fake-resend.js';
 import { appsSeeded, seedApps } from './lib/app-store-seed.mjs';
 import { cpuMs } from './lib/process-cpu.mjs';
 import { HOST, freePort, sleep, waitFor } from './lib/processes.mjs';

@@ -142,8 +142,8 @@ describe('the repository is self-contained', () => {
 
 describe('docs/configuration.md', () => {
   const CONFIG_FILES = [
-    'packages/service-kit/src/config.ts',
-    'packages/service-kit/src/service-catalog.ts',
+    'packages/service-kit/src/ops/config.ts',
+    'packages/service-kit/src/ops/service-catalog.ts',
     'gateway/src/config.ts',
     'services/auth/src/config.ts',
     'services/app-store/src/config.ts',

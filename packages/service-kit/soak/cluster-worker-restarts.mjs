@@ -14,7 +14,7 @@
 //   node packages/service-kit/soak/cluster-worker-restarts.mjs [rounds=40]
 import { Queue, Worker } from 'bullmq';
 import { createLogger, createRedis, queuePrefix } from '../dist/index.js';
-import { startRedisCluster } from '../dist/testing.js';
+import { startRedisCluster } from '../dist/testing/index.js';
 
 const rounds = Number(process.argv[2] ?? 40);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
-import { createServiceApp } from '../src/app.js';
+import { createServiceApp } from '../src/http/app.js';
 
 describe('access log', () => {
   it('writes one JSON line per request with the request id, and none for probes', async () => {

@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ENDPOINTS, HTTP_METHODS, SERVICE_NAMES, toExpressPath } from '@svc/types';
 import { z } from 'zod';
-import { createServiceApp } from '../src/app.js';
-import { opsHandlerOf } from '../src/ops.js';
-import { HttpError } from '../src/errors.js';
-import { createLogger } from '../src/logger.js';
-import { createMetrics } from '../src/metrics.js';
+import { createServiceApp } from '../src/http/app.js';
+import { opsHandlerOf } from '../src/ops/ops.js';
+import { HttpError } from '../src/http/errors.js';
+import { createLogger } from '../src/ops/logger.js';
+import { createMetrics } from '../src/ops/metrics.js';
 
 const logger = createLogger('test', 'silent');
 

@@ -15,9 +15,9 @@ import {
   listAuditEntries,
   parseAuditCursor,
   type AuditSql,
-} from '../src/audit-log.js';
-import { HttpError } from '../src/errors.js';
-import { createPgPool } from '../src/prisma-adapter.js';
+} from '../src/data/audit-log.js';
+import { HttpError } from '../src/http/errors.js';
+import { createPgPool } from '../src/data/prisma-adapter.js';
 import {
   AUDIT_LOG_APPEND_ONLY,
   AUDIT_LOG_TRIGGER_REFUSALS,
@@ -27,7 +27,7 @@ import {
   probeAuditLogRoles,
   TEST_DATABASE_URL,
   type TestDatabase,
-} from '../src/testing.js';
+} from '../src/testing/index.js';
 
 let dir: string;
 let db: TestDatabase;

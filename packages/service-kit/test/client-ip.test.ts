@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import express from 'express';
 import request from 'supertest';
-import { byIp, createIpHasher, hashIp, networkOf, normalizeIp } from '../src/client-ip.js';
+import { byIp, createIpHasher, hashIp, networkOf, normalizeIp } from '../src/http/client-ip.js';
 
 describe('client IP identity', () => {
   it('treats an IPv4-mapped IPv6 address as the IPv4 address, and IPv6 case-blind', () => {

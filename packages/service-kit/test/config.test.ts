@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { ConfigError, baseConfigSchema, loadConfig, productionRequires, settings } from '../src/config.js';
-import { defaultOpsPort } from '../src/ops.js';
+import { ConfigError, baseConfigSchema, loadConfig, productionRequires, settings } from '../src/ops/config.js';
+import { defaultOpsPort } from '../src/ops/ops.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { databaseTargetToUrl, resolveDatabaseTarget } from '../src/database-url.js';
+import { databaseTargetToUrl, resolveDatabaseTarget } from '../src/data/database-url.js';
 
 describe('resolveDatabaseTarget', () => {
   it('uses the shared URL with the service schema by default', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isDependencyUnavailable } from '../src/dependency-errors.js';
+import { isDependencyUnavailable } from '../src/ops/dependency-errors.js';
 
 describe('isDependencyUnavailable', () => {
   it.each([

@@ -4,10 +4,10 @@ import {
   createEventPublisher,
   eventsChannel,
   eventsStream,
-} from '../src/event-bus.js';
-import { createLogger } from '../src/logger.js';
-import { createRedis, waitForRedis } from '../src/redis.js';
-import { TEST_REDIS_URL, clearRedisPrefix, testRedisPrefix } from '../src/testing.js';
+} from '../src/redis/event-bus.js';
+import { createLogger } from '../src/ops/logger.js';
+import { createRedis, waitForRedis } from '../src/redis/redis.js';
+import { TEST_REDIS_URL, clearRedisPrefix, testRedisPrefix } from '../src/testing/index.js';
 
 const logger = createLogger('test', 'silent');
 const prefix = testRedisPrefix();

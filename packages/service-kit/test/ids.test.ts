@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/data/ids.js';
 
 describe('newId', () => {
   it('gives 21 letters and digits, never a leading dash, and no repeats', () => {

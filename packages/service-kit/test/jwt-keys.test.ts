@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../src/config.js';
-import { loadJwtKeys } from '../src/jwt-keys.js';
-import { generateTestKeyPair } from '../src/testing.js';
+import { ConfigError } from '../src/ops/config.js';
+import { loadJwtKeys } from '../src/auth/jwt-keys.js';
+import { generateTestKeyPair } from '../src/testing/index.js';
 
 describe('loadJwtKeys', () => {
   it('requires the keys in production and names them', () => {

@@ -2,12 +2,12 @@
 // service recovers by itself.
 import { afterAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { createServiceApp } from '../src/app.js';
-import { redisCheck } from '../src/health.js';
-import { createLogger } from '../src/logger.js';
-import { createRedis, waitForRedis, type Redis } from '../src/redis.js';
-import { startTcpProxy } from '../src/tcp-proxy.js';
-import { eventually, testRedisPrefix } from '../src/testing.js';
+import { createServiceApp } from '../src/http/app.js';
+import { redisCheck } from '../src/ops/health.js';
+import { createLogger } from '../src/ops/logger.js';
+import { createRedis, waitForRedis, type Redis } from '../src/redis/redis.js';
+import { startTcpProxy } from '../src/testing/tcp-proxy.js';
+import { eventually, testRedisPrefix } from '../src/testing/index.js';
 
 const key = `${testRedisPrefix()}outage:count`;
 

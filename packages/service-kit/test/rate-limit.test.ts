@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis as SingleRedis } from 'ioredis';
-import type { Redis } from '../src/redis.js';
+import type { Redis } from '../src/redis/redis.js';
 import request from 'supertest';
-import { createServiceApp } from '../src/app.js';
-import { createLogger } from '../src/logger.js';
-import { byIp } from '../src/client-ip.js';
+import { createServiceApp } from '../src/http/app.js';
+import { createLogger } from '../src/ops/logger.js';
+import { byIp } from '../src/http/client-ip.js';
 import { ENDPOINTS, WINDOW_SECONDS } from '@svc/types';
-import { distinctLimit, limitFor, rateLimit, scaleRateLimits } from '../src/rate-limit.js';
-import { createRedis, waitForRedis } from '../src/redis.js';
-import { TEST_REDIS_URL, deleteRedisPrefix, testRedisPrefix } from '../src/testing.js';
+import { distinctLimit, limitFor, rateLimit, scaleRateLimits } from '../src/http/rate-limit.js';
+import { createRedis, waitForRedis } from '../src/redis/redis.js';
+import { TEST_REDIS_URL, deleteRedisPrefix, testRedisPrefix } from '../src/testing/index.js';
 
 const logger = createLogger('test', 'silent');
 const prefix = testRedisPrefix();

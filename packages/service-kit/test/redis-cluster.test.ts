@@ -8,11 +8,11 @@ import { Queue, Worker } from 'bullmq';
 import express from 'express';
 import { Command } from 'ioredis';
 import request from 'supertest';
-import { createServiceApp } from '../src/app.js';
-import { createEventPublisher, eventsChannel } from '../src/event-bus.js';
-import { createLogger } from '../src/logger.js';
-import { distinctLimit, rateLimit } from '../src/rate-limit.js';
-import { Cluster, createRedis, waitForRedis, type Redis } from '../src/redis.js';
+import { createServiceApp } from '../src/http/app.js';
+import { createEventPublisher, eventsChannel } from '../src/redis/event-bus.js';
+import { createLogger } from '../src/ops/logger.js';
+import { distinctLimit, rateLimit } from '../src/http/rate-limit.js';
+import { Cluster, createRedis, waitForRedis, type Redis } from '../src/redis/redis.js';
 import {
   moderatorRoleKey,
   requireSession,
@@ -20,9 +20,9 @@ import {
   revokeSession,
   sessionMiddleware,
   setModeratorRole,
-} from '../src/session.js';
-import { SESSION_COOKIE, signSessionToken } from '../src/session-token.js';
-import { createSystemMessageProducer, queuePrefix } from '../src/system-messages.js';
+} from '../src/auth/session.js';
+import { SESSION_COOKIE, signSessionToken } from '../src/auth/session-token.js';
+import { createSystemMessageProducer, queuePrefix } from '../src/queues/system-messages.js';
 import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
 import {
   deleteRedisPrefix,
@@ -30,7 +30,7 @@ import {
   startRedisCluster,
   testRedisPrefix,
   type TestRedisCluster,
-} from '../src/testing.js';
+} from '../src/testing/index.js';
 
 jest.setTimeout(120_000);
 

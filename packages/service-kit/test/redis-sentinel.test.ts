@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis as SingleRedis } from 'ioredis';
-import { createLogger } from '../src/logger.js';
-import { Cluster, createRedis, waitForRedis, type Redis } from '../src/redis.js';
-import { freePort, testRedisPrefix } from '../src/testing.js';
+import { createLogger } from '../src/ops/logger.js';
+import { Cluster, createRedis, waitForRedis, type Redis } from '../src/redis/redis.js';
+import { freePort, testRedisPrefix } from '../src/testing/index.js';
 
 const logger = createLogger('test', 'silent');
 const dir = mkdtempSync(join(tmpdir(), 'redis-sentinel-'));

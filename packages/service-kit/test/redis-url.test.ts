@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { baseConfigSchema, loadConfig } from '../src/config.js';
-import { parseRedisUrl } from '../src/redis.js';
+import { baseConfigSchema, loadConfig } from '../src/ops/config.js';
+import { parseRedisUrl } from '../src/redis/redis.js';
 
 describe('parseRedisUrl (REDIS_URL)', () => {
   it('leaves one node to ioredis', () => {

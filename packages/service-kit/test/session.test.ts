@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Redis as SingleRedis } from 'ioredis';
-import type { Redis } from '../src/redis.js';
+import type { Redis } from '../src/redis/redis.js';
 import request from 'supertest';
-import { createServiceApp } from '../src/app.js';
-import { createLogger } from '../src/logger.js';
-import { createRedis, waitForRedis } from '../src/redis.js';
+import { createServiceApp } from '../src/http/app.js';
+import { createLogger } from '../src/ops/logger.js';
+import { createRedis, waitForRedis } from '../src/redis/redis.js';
 import {
   moderatorRoleKey,
   requireModerator,
@@ -14,9 +14,9 @@ import {
   revokeSession,
   sessionMiddleware,
   setModeratorRole,
-} from '../src/session.js';
-import { SESSION_COOKIE, signSessionToken, verifySessionToken } from '../src/session-token.js';
-import { TEST_REDIS_URL, deleteRedisPrefix, generateTestKeyPair, testRedisPrefix } from '../src/testing.js';
+} from '../src/auth/session.js';
+import { SESSION_COOKIE, signSessionToken, verifySessionToken } from '../src/auth/session-token.js';
+import { TEST_REDIS_URL, deleteRedisPrefix, generateTestKeyPair, testRedisPrefix } from '../src/testing/index.js';
 
 const logger = createLogger('test', 'silent');
 const keys = generateTestKeyPair();

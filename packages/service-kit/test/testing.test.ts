@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../src/testing.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 describe('createTestDatabase', () => {
   const made: TestDatabase[] = [];

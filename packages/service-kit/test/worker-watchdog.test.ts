@@ -4,11 +4,11 @@
 // one on a paused queue, are not.
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
-import { createLogger } from '../src/logger.js';
-import { createRedis, waitForRedis, type Redis } from '../src/redis.js';
-import { startTcpProxy, type TcpProxy } from '../src/tcp-proxy.js';
-import { TEST_REDIS_URL, deleteRedisPrefix, testRedisPrefix } from '../src/testing.js';
-import { nextWatch, watchWorkers, type Observation, type StuckVerdict } from '../src/worker-watchdog.js';
+import { createLogger } from '../src/ops/logger.js';
+import { createRedis, waitForRedis, type Redis } from '../src/redis/redis.js';
+import { startTcpProxy, type TcpProxy } from '../src/testing/tcp-proxy.js';
+import { TEST_REDIS_URL, deleteRedisPrefix, testRedisPrefix } from '../src/testing/index.js';
+import { nextWatch, watchWorkers, type Observation, type StuckVerdict } from '../src/queues/worker-watchdog.js';
 
 const logger = createLogger('test', 'silent');
 const AFTER = 1000;

@@ -26,7 +26,7 @@ export interface LoadingCache<V> {
 
 type Load<V> = () => Promise<V>;
 
-export function createLoadingCache<V extends {}>(options: LoadingCacheOptions<V>): LoadingCache<V> {
+export function createLoadingCache<V extends NonNullable<unknown>>(options: LoadingCacheOptions<V>): LoadingCache<V> {
   const { ttlMs, max, keep } = options;
   if (ttlMs <= 0) {
     return { enabled: false, size: 0, peek: () => undefined, get: (_key, load) => load(), clear() {} };

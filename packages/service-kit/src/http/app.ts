@@ -7,12 +7,12 @@ import { ZodError } from 'zod';
 import { ENDPOINTS, ERROR_MESSAGES, MAX_JSON_BODY_BYTES, type ServiceName } from '@svc/types';
 import { accessLog } from './access-log.js';
 import { HttpError } from './errors.js';
-import { isDependencyUnavailable } from './dependency-errors.js';
+import { isDependencyUnavailable } from '../ops/dependency-errors.js';
 import { refuseInvalidText, refuseInvalidUtf8 } from './refuse-invalid-text.js';
-import { runChecks, type ReadinessCheck } from './health.js';
-import { attachOpsHandler, createOpsHandler } from './ops.js';
-import type { Logger } from './logger.js';
-import type { Metrics } from './metrics.js';
+import { runChecks, type ReadinessCheck } from '../ops/health.js';
+import { attachOpsHandler, createOpsHandler } from '../ops/ops.js';
+import type { Logger } from '../ops/logger.js';
+import type { Metrics } from '../ops/metrics.js';
 import { requestIdFrom } from './request-id.js';
 import { keepTraceContext, withServerSpan } from './server-spans.js';
 

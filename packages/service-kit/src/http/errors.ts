@@ -1,6 +1,6 @@
+// HTTP errors as values the error handler turns into `{ "error": ... }` JSON.
 import { ERROR_MESSAGES } from '@svc/types';
 
-// HTTP errors as values the error handler turns into `{ "error": ... }` JSON.
 export class HttpError extends Error {
   constructor(
     readonly status: number,

@@ -54,7 +54,7 @@ export interface StartOptions {
   onServer?: (server: http.Server) => void | (() => Promise<unknown> | unknown);
 }
 
-/** Pending connections the kernel may queue for accept() (see startService). */
+/** Pending connections the kernel may queue for accept() (see listen). */
 export const LISTEN_BACKLOG = 4096;
 
 export async function startService(opts: StartOptions): Promise<RunningService> {
@@ -63,19 +63,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   const drain = opts.onServer?.(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // backlog: Node's default (511) overflows when thousands of clients reconnect at once
-    // (a realtime replica's clients after a restart): dropped SYNs are retried by the
-    // client's kernel after 1, 3, 7, 15 s. The kernel caps it at net.core.somaxconn.
-    server.listen(
-      { port: opts.port, host: opts.host ?? '0.0.0.0', backlog: LISTEN_BACKLOG },
-      () => {
-        server.off('error', reject);
-        resolve();
-      },
-    );
-  });
+  await listen(server, opts.port, opts.host ?? '0.0.0.0');
   const port = (server.address() as { port: number }).port;
   const log = opts.logger;
   let ops: RunningService['ops'];
@@ -149,10 +137,13 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   return { server, port, ops, stop };
 }
 
+// backlog: Node's default (511) overflows when thousands of clients reconnect at once (a
+// realtime replica's clients after a restart): dropped SYNs are retried by the client's
+// kernel after 1, 3, 7, 15 s. The kernel caps it at net.core.somaxconn.
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -6,8 +6,8 @@
 // same probe checks app-store's, sites' and chat's table.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { resolveDatabaseTarget } from './database-url.js';
-import { applyMigrationSql } from './migrations.js';
+import { resolveDatabaseTarget } from '../data/database-url.js';
+import { applyMigrationSql } from '../data/migrations.js';
 
 export interface AuditLogRoleProbe {
   /** SELECT/INSERT/UPDATE/DELETE/TRUNCATE on audit_log per role */

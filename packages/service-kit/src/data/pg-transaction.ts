@@ -1,6 +1,6 @@
 // BEGIN … COMMIT on one client of a plain pg pool, for the writes that skip Prisma (the
-// outbox relays, the sites submission). Prisma's interactive transactions are not used for
-// these: a connection dying inside one used to keep its pool slot (see patches/).
+// outbox relays, the sites submission). A client that cannot roll back is discarded, not
+// returned to the pool.
 import type pg from 'pg';
 
 /**

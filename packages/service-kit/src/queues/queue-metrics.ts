@@ -4,10 +4,10 @@
 // alert covers every queue's backlog and failures (k8s/base/monitoring.yaml).
 import { Queue, type Worker } from 'bullmq';
 import { Gauge } from 'prom-client';
-import { withTimeout } from './health.js';
-import type { Logger } from './logger.js';
-import type { Metrics } from './metrics.js';
-import type { Redis } from './redis.js';
+import { withTimeout } from '../ops/health.js';
+import type { Logger } from '../ops/logger.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { Redis } from '../redis/redis.js';
 
 const QUEUE_JOB_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'failed'] as const;
 

@@ -9,18 +9,17 @@ import { Queue } from 'bullmq';
 import type pg from 'pg';
 import { Registry } from 'prom-client';
 import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
-import { createLogger } from '../src/logger.js';
-import { createPgPool } from '../src/prisma-adapter.js';
-import { createRedis, waitForRedis } from '../src/redis.js';
-import { closeRedis } from '../src/runtime.js';
+import { createLogger } from '../src/ops/logger.js';
+import { createPgPool } from '../src/data/prisma-adapter.js';
+import { createRedis, waitForRedis } from '../src/redis/redis.js';
+import { closeRedis } from '../src/ops/runtime.js';
 import {
-  INSERT_OUTBOX_JOB_SQL,
   INSERT_SYSTEM_MESSAGE_SQL,
-  startJobOutbox,
   startSystemMessageOutbox,
   type SystemMessageOutbox,
-} from '../src/system-message-outbox.js';
-import { createSystemMessageProducer, queuePrefix } from '../src/system-messages.js';
+} from '../src/queues/system-message-outbox.js';
+import { INSERT_OUTBOX_JOB_SQL, startJobOutbox } from '../src/queues/job-outbox.js';
+import { createSystemMessageProducer, queuePrefix } from '../src/queues/system-messages.js';
 import {
   TEST_REDIS_URL,
   clearRedisPrefix,
@@ -28,7 +27,7 @@ import {
   startTcpProxy,
   testRedisPrefix,
   type TestDatabase,
-} from '../src/testing.js';
+} from '../src/testing/index.js';
 
 // The tables as the services' migrations create them.
 const DDL = `CREATE TABLE system_message_outbox (

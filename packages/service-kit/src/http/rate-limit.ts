@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Redis } from './redis.js';
+import type { Redis } from '../redis/redis.js';
 import { ENDPOINTS, ERROR_MESSAGES, RATE_LIMIT_HEADERS, WINDOW_SECONDS, type RateLimitRule } from '@svc/types';
 
 type Response = Parameters<RequestHandler>[1];

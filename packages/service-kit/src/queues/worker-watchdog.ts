@@ -8,10 +8,10 @@
 // (Kubernetes, docker-compose's `restart: unless-stopped`) starts a fresh process. A busy
 // Worker, a paused queue or an unreachable Redis is never a verdict.
 import type { Queue, Worker } from 'bullmq';
-import type { Logger } from './logger.js';
-import { withTimeout } from './health.js';
+import type { Logger } from '../ops/logger.js';
+import { withTimeout } from '../ops/health.js';
 import { queuesOf } from './queue-metrics.js';
-import type { Redis } from './redis.js';
+import type { Redis } from '../redis/redis.js';
 
 /** What the watchdog knows of one Worker between two looks at its queue. */
 export interface WatchState {

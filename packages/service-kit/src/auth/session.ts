@@ -1,10 +1,10 @@
 // Session middleware: reads the sn_token cookie, verifies it, checks revocation in
 // Redis, and sets `req.caller`. Routes that need a user add `requireSession`.
-import type { Redis } from './redis.js';
+import type { Redis } from '../redis/redis.js';
 import { parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
 import { MODERATORS_ONLY } from '@svc/types';
-import { forbidden, unauthorized } from './errors.js';
+import { forbidden, unauthorized } from '../http/errors.js';
 import {
   SESSION_COOKIE,
   SESSION_TTL_SECONDS,

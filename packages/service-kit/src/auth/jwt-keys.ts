@@ -6,7 +6,7 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from './config.js';
+import { ConfigError } from '../ops/config.js';
 import { keyIdOf, splitPemBundle } from './session-keys.js';
 
 export interface JwtKeys {

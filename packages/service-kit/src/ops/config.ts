@@ -1,7 +1,7 @@
 // Settings come from the environment, validated with zod at start: a missing or bad
 // setting stops the process with a message that names it.
 import { z } from 'zod';
-import { isRedisUrl } from './redis.js';
+import { isRedisUrl } from '../redis/redis.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

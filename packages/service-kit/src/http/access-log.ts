@@ -4,7 +4,7 @@
 // from 7.9 k to 4.6 k req/s with it, even at level `silent`).
 import type { RequestHandler } from 'express';
 import { traceLogFields } from '@svc/tracing';
-import type { Logger } from './logger.js';
+import type { Logger } from '../ops/logger.js';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 

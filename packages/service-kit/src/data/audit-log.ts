@@ -9,7 +9,7 @@
 // is used): appendAuditEntry must get the transaction of the change it records, so the
 // entry commits with that change or not at all.
 import type { AuditPageResponse } from '@svc/types';
-import { badRequest } from './errors.js';
+import { badRequest } from '../http/errors.js';
 
 /** The actor of automatic actions; otherwise the acting user's auth id. */
 export const SYSTEM_ACTOR = 'system';

@@ -2,7 +2,7 @@
 // message caused by an acknowledged request (a new site, a blocked app) survives chat being
 // down. The chat service owns the consumer.
 import { Queue } from 'bullmq';
-import { Cluster, type Redis } from './redis.js';
+import { Cluster, type Redis } from '../redis/redis.js';
 import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
 import { injectTraceContext } from '@svc/tracing';
 

@@ -1,9 +1,9 @@
 // Test support: every test file gets its own PostgreSQL schema and Redis key prefix,
 // so files run in parallel and repeatedly against the one real PostgreSQL and Redis.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { scanTargets, type Redis } from './redis.js';
-import { resolveDatabaseTarget, databaseTargetToUrl, type DatabaseTarget } from './database-url.js';
-import { applyMigrationSql, dropSchema, ensureDatabaseAndSchema } from './migrations.js';
+import { scanTargets, type Redis } from '../redis/redis.js';
+import { resolveDatabaseTarget, databaseTargetToUrl, type DatabaseTarget } from '../data/database-url.js';
+import { applyMigrationSql, dropSchema, ensureDatabaseAndSchema } from '../data/migrations.js';
 
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_test';
