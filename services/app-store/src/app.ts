@@ -14,26 +14,26 @@ import {
   type OutboxRelay,
   type SystemMessageOutbox,
 } from '@svc/service-kit';
-import { createAuthentication } from './authentication.js';
+import { createAuthentication } from './routes/authentication.js';
 import { DEV_IP_HASH_SECRET } from './config.js';
 import type { PrismaClient } from './generated/prisma/client.js';
-import { createListing, createListingTotals } from './listing.js';
-import { createListingReader } from './listing-reader.js';
-import { createRateLimits } from './rate-limits.js';
+import { createListing, createListingTotals } from './store/listing.js';
+import { createListingReader } from './store/listing-reader.js';
+import { createRateLimits } from './routes/rate-limits.js';
 import { appsRoutes } from './routes/apps-routes.js';
 import { iconRoutes } from './routes/icon-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { meRoutes } from './routes/me-routes.js';
 import { moderationRoutes } from './routes/moderation-routes.js';
-import { createAuthorStore } from './author-store.js';
-import { createModerationStore } from './moderation-store.js';
-import { createAppStore } from './store.js';
+import { createAuthorStore } from './store/author-store.js';
+import { createModerationStore } from './store/moderation-store.js';
+import { createAppStore } from './store/store.js';
 
 export interface AppDeps {
   logger: Logger;
   metrics?: Metrics;
   db: PrismaClient;
-  /** Plain pg pool on the same schema, for the listing's hot path (see listing-reader.ts). */
+  /** Plain pg pool on the same schema, for the listing's hot path (see store/listing-reader.ts). */
   listingPool: pg.Pool;
   redis: Redis;
   /** REDIS_PREFIX of the deployment (rate-limit counters, caches, revoked sessions). */

@@ -16,7 +16,7 @@ export const configSchema = baseConfigSchema
     JWT_PUBLIC_KEY: settings.pem,
     /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions/017-signing-key-rotation.md). */
     JWT_PUBLIC_KEYS: settings.pem,
-    /** How long each process reuses a listing answer, in ms (0 = off); see listing.ts. */
+    /** How long each process reuses a listing answer, in ms (0 = off); see store/listing.ts. */
     APP_STORE_LISTING_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Key of the HMAC that stores each reporter's client network; required in production. */
     IP_HASH_SECRET: settings.optionalString,

@@ -3,7 +3,8 @@
 // reasons counted, never who reported), also when ten distinct users report at once.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { appendAudit, automaticBlockEntry, listAudit } from '../src/audit/index.js';
+import { automaticBlockEntry } from '../src/domain/audit-entry.js';
+import { appendAudit, listAudit } from '../src/store/audit-store.js';
 import { startHarness, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;

@@ -16,12 +16,11 @@ import {
 } from '@svc/service-kit/testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import {
-  appendAudit,
   automaticBlockEntry,
-  listAudit,
   summariseReportReasons,
   type AuditEntryInput,
-} from '../src/audit/index.js';
+} from '../src/domain/audit-entry.js';
+import { appendAudit, listAudit } from '../src/store/audit-store.js';
 import { migrationsDir } from './harness.js';
 
 describe('audit entries (pure)', () => {

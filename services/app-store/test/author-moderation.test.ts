@@ -15,7 +15,7 @@ import {
   MyAppsResponse,
   NotifyEmailJob,
 } from '@svc/types';
-import { actorForAuthor, appealEntry } from '../src/audit/index.js';
+import { actorForAuthor, appealEntry } from '../src/domain/audit-entry.js';
 import { ALREADY_APPEALED, blockKey, blockedBy, decideAppeal } from '../src/domain/appeal.js';
 import { startHarness, type Harness, type TestUser } from './harness.js';
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { overrideCatalogueLimits } from '@svc/service-kit/testing';
-import { AUTHENTICATED_OPERATIONS, PUBLIC_OPERATIONS } from '../src/rate-limits.js';
+import { AUTHENTICATED_OPERATIONS, PUBLIC_OPERATIONS } from '../src/routes/rate-limits.js';
 import { startHarness, type Harness } from './harness.js';
 
 const CHANGED: Record<string, number> = {

@@ -9,7 +9,7 @@ import {
   changesListing,
   decideModeration,
 } from '../src/domain/moderation.js';
-import { moderatorEntry } from '../src/audit/entry.js';
+import { moderatorEntry } from '../src/domain/audit-entry.js';
 import {
   listingCountQuery,
   listingPageQuery,

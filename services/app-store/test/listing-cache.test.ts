@@ -1,9 +1,9 @@
-// The per-process page cache of the listing (src/listing.ts) in isolation: reuse within the
+// The per-process page cache of the listing (src/store/listing.ts) in isolation: reuse within the
 // TTL, single flight of concurrent misses, and no stale store after a write mid-query.
 import { describe, expect, it } from '@jest/globals';
 import { AppListQuery } from '@svc/types';
-import { createListing, type ListingTotals } from '../src/listing.js';
-import type { ListingReader } from '../src/listing-reader.js';
+import { createListing, type ListingTotals } from '../src/store/listing.js';
+import type { ListingReader } from '../src/store/listing-reader.js';
 
 function fixture(pageCacheMs: number) {
   let clock = 1_000;

@@ -10,11 +10,11 @@ import {
   type Logger,
   type Metrics,
 } from '@svc/service-kit';
-import { createLogin } from './login.js';
-import type { Mailer } from './mailer.js';
-import { createModerators } from './moderators.js';
+import { createLogin } from './actions/login.js';
+import type { Mailer } from './clients/mailer.js';
+import { createModerators } from './actions/moderators.js';
 import { authRoutes } from './routes/auth-routes.js';
-import { createAuthStore, type AuthDb } from './store.js';
+import { createAuthStore, type AuthDb } from './store/store.js';
 
 export interface AuthDeps {
   db: AuthDb;

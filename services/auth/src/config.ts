@@ -8,7 +8,7 @@ import {
   settings,
   workerWatchdogSettings,
 } from '@svc/service-kit';
-import { RESEND_TIMEOUT_MS } from './mailer.js';
+import { RESEND_TIMEOUT_MS } from './clients/mailer.js';
 
 export const authConfigSchema = baseConfigSchema.extend({
   PORT: settings.port(SERVICES.auth.port),

@@ -15,9 +15,9 @@ import {
 import { buildApp } from './app.js';
 import { loadAuthConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { createDevMailer, createResendMailer } from './mailer.js';
-import { startNoticeWorker } from './notice-worker.js';
-import { createAuthStore } from './store.js';
+import { createDevMailer, createResendMailer } from './clients/mailer.js';
+import { startNoticeWorker } from './worker/notice-worker.js';
+import { createAuthStore } from './store/store.js';
 
 async function main() {
   const config = loadAuthConfig();

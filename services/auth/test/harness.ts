@@ -14,7 +14,7 @@ import {
 import type { DatabaseTarget } from '@svc/service-kit';
 import { buildApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
-import { createResendMailer } from '../src/mailer.js';
+import { createResendMailer } from '../src/clients/mailer.js';
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 

@@ -8,10 +8,10 @@ import { Queue, QueueEvents } from 'bullmq';
 import { closeRedis, createLogger, createRedis, queuePrefix } from '@svc/service-kit';
 import { TEST_REDIS_URL } from '@svc/service-kit/testing';
 import { NOTIFY_EMAIL_QUEUE, type NotifyEmailJob } from '@svc/types';
-import { createResendMailer } from '../src/mailer.js';
-import { appNoticeEmail } from '../src/notice-email.js';
-import { handleNotice, startNoticeWorker } from '../src/notice-worker.js';
-import { createAuthStore } from '../src/store.js';
+import { createResendMailer } from '../src/clients/mailer.js';
+import { appNoticeEmail } from '../src/worker/notice-email.js';
+import { handleNotice, startNoticeWorker } from '../src/worker/notice-worker.js';
+import { createAuthStore } from '../src/store/store.js';
 import { startHarness, type Harness } from './harness.js';
 
 const logger = createLogger('auth-notice-test', 'silent');

@@ -11,11 +11,11 @@ import {
   type Metrics,
   type Redis,
 } from '@svc/service-kit';
-import { createChatRoom, type ChatRoom } from './chat-room.js';
-import { geoipLiteLookup, type GeoLookup } from './geo-lookup.js';
+import { createChatRoom, type ChatRoom } from './actions/chat-room.js';
+import { geoipLiteLookup, type GeoLookup } from './clients/geo-lookup.js';
 import { registerInternalRoutes } from './routes/internal-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
-import { createChatStore, type ChatDb } from './store.js';
+import { createChatStore, type ChatDb } from './store/store.js';
 
 export interface AppDeps {
   logger: Logger;

@@ -15,9 +15,9 @@ import {
 } from '@svc/service-kit';
 import { buildApp, buildRoom, type AppDeps } from './app.js';
 import { configSchema } from './config.js';
-import { geoipLiteLookup } from './geo-lookup.js';
+import { geoipLiteLookup } from './clients/geo-lookup.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { startSystemMessageWorker } from './system-message-worker.js';
+import { startSystemMessageWorker } from './worker/system-message-worker.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);

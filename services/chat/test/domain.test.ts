@@ -5,7 +5,7 @@ import { countryName, formatSenderLocation, geoSenderName } from '../src/domain/
 import { likerKey, visitorTag } from '../src/domain/ip-hash.js';
 import { systemMessageText } from '../src/domain/system-message-text.js';
 import { configSchema } from '../src/config.js';
-import { geoipLiteLookup } from '../src/geo-lookup.js';
+import { geoipLiteLookup } from '../src/clients/geo-lookup.js';
 
 describe('formatSenderLocation', () => {
   it('formats <country_code>|<city>', () => {

@@ -12,7 +12,7 @@ import {
   type SystemMessageProducer,
 } from '@svc/service-kit';
 import { TEST_REDIS_URL } from '@svc/service-kit/testing';
-import { startSystemMessageWorker } from '../src/system-message-worker.js';
+import { startSystemMessageWorker } from '../src/worker/system-message-worker.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;

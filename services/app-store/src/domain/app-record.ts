@@ -41,7 +41,7 @@ export function toDetail(row: AppRow): AppDetail {
   };
 }
 
-/** The author's view of a block (reporters never named; see author-store.ts). */
+/** The author's view of a block (reporters never named; see store/author-store.ts). */
 export interface BlockView {
   blockedAt: Date;
   by: 'reports' | 'moderator';

@@ -1,7 +1,7 @@
 // What a moderator's action does to an app (docs/decisions/009-moderation-audit-log.md): pure rules, so the store
 // applies them under the app row's lock and the routes only translate the outcome to HTTP.
 import type { AppStatus } from '@svc/types';
-import type { AuditAction } from '../audit/entry.js';
+import type { AuditAction } from './audit-entry.js';
 
 export type ModerationAction = 'restore' | 'block' | 'dismiss';
 

@@ -20,14 +20,14 @@ import {
   type OutboxRelay,
   type SystemMessageOutbox,
 } from '@svc/service-kit';
-import { callerOf, type AuthRequirement } from '../authentication.js';
+import { callerOf, type AuthRequirement } from './authentication.js';
 import { toDetail } from '../domain/app-record.js';
 import { InvalidIconSvg, appChanges, changesListingMembership } from '../domain/app-update.js';
 import { reportOutcome } from '../domain/report-threshold.js';
 import { reporterNetworkHash } from '../domain/reporter-network.js';
-import type { Listing } from '../listing.js';
-import type { RateLimits } from '../rate-limits.js';
-import { SlugTaken, type AppRow, type AppStore } from '../store.js';
+import type { Listing } from '../store/listing.js';
+import type { RateLimits } from './rate-limits.js';
+import { SlugTaken, type AppRow, type AppStore } from '../store/store.js';
 
 export interface AppsRoutesDeps {
   store: AppStore;

@@ -6,8 +6,8 @@ import type { Express } from 'express';
 import { APP_HAS_NO_ICON, APP_ICON_HEADERS, AppSlugParams, ERROR_MESSAGES } from '@svc/types';
 import { notFound } from '@svc/service-kit';
 import { iconEtag, ifNoneMatchHits } from '../domain/icon-etag.js';
-import type { RateLimits } from '../rate-limits.js';
-import type { AppStore } from '../store.js';
+import type { RateLimits } from './rate-limits.js';
+import type { AppStore } from '../store/store.js';
 
 export function iconRoutes(app: Express, deps: { store: AppStore; limits: RateLimits }): void {
   app.get('/api/v1/apps/:slug/icon', deps.limits.public.middleware, async (req, res) => {

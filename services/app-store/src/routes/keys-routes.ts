@@ -2,10 +2,10 @@
 import type { Express, Request, RequestHandler } from 'express';
 import { ApiKeyParams, AppSlugParams, ERROR_MESSAGES } from '@svc/types';
 import { newId, forbidden, notFound } from '@svc/service-kit';
-import { callerOf, type AuthRequirement } from '../authentication.js';
+import { callerOf, type AuthRequirement } from './authentication.js';
 import { generateApiKey } from '../domain/api-key.js';
-import type { RateLimits } from '../rate-limits.js';
-import type { AppRow, AppStore } from '../store.js';
+import type { RateLimits } from './rate-limits.js';
+import type { AppRow, AppStore } from '../store/store.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -9,14 +9,14 @@ import {
   type AuthorAuditPageResponse,
 } from '@svc/types';
 import { auditEntryView, badRequest, conflict, notFound } from '@svc/service-kit';
-import { actorForAuthor } from '../audit/index.js';
-import type { AuthorStore } from '../author-store.js';
-import { callerOf, type AuthRequirement } from '../authentication.js';
+import { actorForAuthor } from '../domain/audit-entry.js';
+import type { AuthorStore } from '../store/author-store.js';
+import { callerOf, type AuthRequirement } from './authentication.js';
 import { toMyApp } from '../domain/app-record.js';
 import { avatarUrl } from '../domain/avatar.js';
-import type { RateLimits } from '../rate-limits.js';
-import type { Listing } from '../listing.js';
-import type { AppStore } from '../store.js';
+import type { RateLimits } from './rate-limits.js';
+import type { Listing } from '../store/listing.js';
+import type { AppStore } from '../store/store.js';
 
 export function meRoutes(
   app: Express,

@@ -21,11 +21,11 @@ import {
   type OutboxRelay,
   type SystemMessageOutbox,
 } from '@svc/service-kit';
-import { callerOf, type AuthRequirement } from '../authentication.js';
+import { callerOf, type AuthRequirement } from './authentication.js';
 import { changesListing, type ModerationAction } from '../domain/moderation.js';
-import type { Listing } from '../listing.js';
-import type { ModerationStore } from '../moderation-store.js';
-import type { RateLimits } from '../rate-limits.js';
+import type { Listing } from '../store/listing.js';
+import type { ModerationStore } from '../store/moderation-store.js';
+import type { RateLimits } from './rate-limits.js';
 
 export interface ModerationRoutesDeps {
   moderation: ModerationStore;

@@ -10,12 +10,12 @@ import {
   revokeSession,
   unauthorized,
 } from '@svc/service-kit';
-import type { Login } from '../login.js';
-import { createLoginLimits } from '../login-limits.js';
-import { USER_NOT_FOUND, type Moderators } from '../moderators.js';
-import type { UserRecord } from '../store.js';
-import { clearSessionCookie, setSessionCookie } from '../session-cookie.js';
-import type { AuthStore } from '../store.js';
+import type { Login } from '../actions/login.js';
+import { createLoginLimits } from './login-limits.js';
+import { USER_NOT_FOUND, type Moderators } from '../actions/moderators.js';
+import type { UserRecord } from '../store/store.js';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+import type { AuthStore } from '../store/store.js';
 
 export function authRoutes(deps: {
   login: Login;

@@ -1,5 +1,5 @@
 // Geo-based identity of a visitor (docs/decisions/019-chat.md): "Visitor from Tokyo #1A2B" and the raw
-// location `<country_code>|<city>`. Pure: the IP lookup happens in geo-lookup.ts.
+// location `<country_code>|<city>`. Pure: the IP lookup happens in clients/geo-lookup.ts.
 import { truncateText } from '@svc/types';
 
 /** What an offline IP database knows; empty strings where it knows nothing. */

@@ -4,8 +4,8 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Express, RequestHandler } from 'express';
 import { ENTRANCE_PATH, EntranceRequestBody, INTERNAL_TOKEN_HEADER } from '@svc/types';
 import { HttpError } from '@svc/service-kit';
-import type { ChatRoom } from '../chat-room.js';
-import { ERROR_MESSAGES_FOR_CHAT } from '../errors.js';
+import type { ChatRoom } from '../actions/chat-room.js';
+import { ERROR_MESSAGES_FOR_CHAT } from '../domain/errors.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 

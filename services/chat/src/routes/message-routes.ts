@@ -15,8 +15,8 @@ import {
   requireModerator,
   type Redis,
 } from '@svc/service-kit';
-import { HttpError, ERROR_MESSAGES_FOR_CHAT } from '../errors.js';
-import type { ChatRoom } from '../chat-room.js';
+import { HttpError, ERROR_MESSAGES_FOR_CHAT } from '../domain/errors.js';
+import type { ChatRoom } from '../actions/chat-room.js';
 
 /** Registered on the app itself (not a Router) so the kit answers 405 for other methods. */
 export function registerMessageRoutes(

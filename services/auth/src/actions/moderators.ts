@@ -5,7 +5,7 @@
 import type { Redis } from '@svc/service-kit';
 import type { Moderator } from '@svc/types';
 import { conflict, moderatorRoleKey, notFound, setModeratorRole } from '@svc/service-kit';
-import type { AuthStore, UserRecord } from './store.js';
+import type { AuthStore, UserRecord } from '../store/store.js';
 
 export const USER_NOT_FOUND = 'User not found';
 export const CONFIGURED_MODERATOR =

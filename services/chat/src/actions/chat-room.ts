@@ -1,5 +1,6 @@
-// What chat does, independent of HTTP: post, like, entrance and system messages. Each
-// stored message is published as `new_message`, each like as `like` (docs/decisions/019-chat.md).
+// What chat does, independent of HTTP: post, like, entrance and system messages, and the
+// moderators' delete, mute and audit log. Each stored message is published as
+// `new_message`, each like as `like` (docs/decisions/019-chat.md).
 import {
   ENTRANCE_CONTENT,
   ENTRANCE_COOLDOWN_SECONDS,
@@ -8,15 +9,15 @@ import {
   type SystemMessageJob,
 } from '@svc/types';
 import type { Caller, EventPublisher, ListAuditQuery, Logger, Redis } from '@svc/service-kit';
-import { HttpError, ERROR_MESSAGES_FOR_CHAT } from './errors.js';
-import { formatSenderLocation, geoSenderName } from './domain/geo-name.js';
+import { HttpError, ERROR_MESSAGES_FOR_CHAT } from '../domain/errors.js';
+import { formatSenderLocation, geoSenderName } from '../domain/geo-name.js';
 import { newId, hashIp } from '@svc/service-kit';
-import { likerKey, visitorTag } from './domain/ip-hash.js';
-import { senderMutedEntry } from './domain/moderation-audit.js';
-import { SYSTEM_SENDER_NAME, systemMessageText } from './domain/system-message-text.js';
-import type { GeoLookup } from './geo-lookup.js';
-import type { MessageSender } from './domain/moderation-audit.js';
-import type { ChatStore } from './store.js';
+import { likerKey, visitorTag } from '../domain/ip-hash.js';
+import { senderMutedEntry } from '../domain/moderation-audit.js';
+import { SYSTEM_SENDER_NAME, systemMessageText } from '../domain/system-message-text.js';
+import type { GeoLookup } from '../clients/geo-lookup.js';
+import type { MessageSender } from '../domain/moderation-audit.js';
+import type { ChatStore } from '../store/store.js';
 
 export interface ChatRoomDeps {
   store: ChatStore;

@@ -8,7 +8,7 @@ import {
   type ListAuditQuery as KitListAuditQuery,
 } from '@svc/service-kit';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import type { AuditEntryInput, AuditTargetType, ReasonCounts } from './entry.js';
+import type { AuditEntryInput, AuditTargetType, ReasonCounts } from '../domain/audit-entry.js';
 
 type Tx = Prisma.TransactionClient;
 

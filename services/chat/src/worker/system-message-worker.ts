@@ -6,7 +6,7 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import { SYSTEM_MESSAGE_QUEUE, SystemMessageJob } from '@svc/types';
 import { queuePrefix, type Logger, type Redis } from '@svc/service-kit';
 import { withExtractedContext } from '@svc/tracing';
-import type { ChatRoom } from './chat-room.js';
+import type { ChatRoom } from '../actions/chat-room.js';
 
 export function startSystemMessageWorker(deps: {
   room: ChatRoom;

@@ -6,9 +6,9 @@ import {
   type AuditEntryInput,
   type ListAuditQuery,
 } from '@svc/service-kit';
-import { messageDeletedEntry, type MessageSender } from './domain/moderation-audit.js';
-import { Prisma, type PrismaClient } from './generated/prisma/client.js';
-import type { Message } from './generated/prisma/client.js';
+import { messageDeletedEntry, type MessageSender } from '../domain/moderation-audit.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { Message } from '../generated/prisma/client.js';
 
 export type ChatDb = PrismaClient;
 

@@ -10,8 +10,8 @@ import {
   hashApiKey,
   needsLastUsedWrite,
   parseBearer,
-} from './domain/api-key.js';
-import type { AppStore } from './store.js';
+} from '../domain/api-key.js';
+import type { AppStore } from '../store/store.js';
 
 /** `session`: cookie only (a key is refused with 403). `session-or-key`: either. */
 export type AuthRequirement = 'session' | 'session-or-key';

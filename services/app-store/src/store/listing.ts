@@ -8,16 +8,15 @@
 // concurrent write can be stale for at most the TTL. With Redis down the count is made in
 // PostgreSQL (the listing keeps working).
 //
-// Pages. Each process keeps the answers of the last PAGE_CACHE_ENTRIES distinct listing
-// queries for `pageCacheMs` (APP_STORE_LISTING_CACHE_MS, default 1000 ms; 0 = off): a burst
-// of identical anonymous requests costs one query per second instead of one each (and
-// concurrent misses of one query share a single database round trip). Writes
-// made through this process clear it at once; writes through another replica show up here
-// within pageCacheMs.
-import type { Redis } from '@svc/service-kit';
+// Pages. Each process keeps the answers of up to PAGE_CACHE_ENTRIES distinct listing
+// queries (least recently used out first) for `pageCacheMs` (APP_STORE_LISTING_CACHE_MS,
+// default 1000 ms; 0 = off) in the kit's loading cache: a burst of identical anonymous
+// requests costs one query per second instead of one each (and concurrent misses of one
+// query share a single database round trip). Writes made through this process clear it at
+// once; writes through another replica show up here within pageCacheMs.
+import { createLoadingCache, type Logger, type Redis } from '@svc/service-kit';
 import type { AppListQuery } from '@svc/types';
-import type { Logger } from '@svc/service-kit';
-import { listingTotalKey, normalizeFilter, type ListingFilter } from './domain/listing-query.js';
+import { listingTotalKey, normalizeFilter, type ListingFilter } from '../domain/listing-query.js';
 import type { ListingReader } from './listing-reader.js';
 
 export const TOTAL_TTL_SECONDS = 10;
@@ -75,10 +74,11 @@ export function createListing(deps: {
   pageCacheMs: number;
   now?: () => number;
 }): Listing {
-  const now = deps.now ?? Date.now;
-  const pages = new Map<string, { body: Buffer; expires: number }>();
-  const inflight = new Map<string, Promise<Buffer>>();
-  let cacheGeneration = 0;
+  const pages = createLoadingCache<Buffer>({
+    ttlMs: deps.pageCacheMs,
+    max: PAGE_CACHE_ENTRIES,
+    now: deps.now,
+  });
 
   async function build(filter: ListingFilter, query: AppListQuery): Promise<Buffer> {
     const [page, total] = await Promise.all([
@@ -93,35 +93,12 @@ export function createListing(deps: {
     async body(query) {
       const filter = normalizeFilter(query);
       const key = `${listingTotalKey(filter)}|${query.limit}|${query.offset}`;
-      const hit = pages.get(key);
-      if (hit && hit.expires > now()) return hit.body;
-      if (deps.pageCacheMs <= 0) return build(filter, query);
-      // Single flight: concurrent misses of one query share one database round trip.
-      let pending = inflight.get(key);
-      if (!pending) {
-        const generation = cacheGeneration;
-        const started: Promise<Buffer> = build(filter, query)
-          .then((body) => {
-            // A write during the query cleared the cache: do not store a pre-write answer.
-            if (generation === cacheGeneration) {
-              pages.delete(key);
-              if (pages.size >= PAGE_CACHE_ENTRIES) pages.delete(pages.keys().next().value!);
-              pages.set(key, { body, expires: now() + deps.pageCacheMs });
-            }
-            return body;
-          })
-          .finally(() => {
-            if (inflight.get(key) === started) inflight.delete(key);
-          });
-        inflight.set(key, started);
-        pending = started;
-      }
-      return pending;
+      // Concurrent misses of one query share one database round trip; an answer computed
+      // across a write (invalidate) is returned but not kept.
+      return pages.get(key, () => build(filter, query));
     },
     async invalidate({ totals }) {
       pages.clear();
-      inflight.clear();
-      cacheGeneration += 1;
       if (totals) await deps.totals.invalidate();
     },
   };

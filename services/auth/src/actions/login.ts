@@ -2,10 +2,10 @@
 import { nanoid } from 'nanoid';
 import { ERROR_MESSAGES, truncateText } from '@svc/types';
 import { HttpError, badRequest, conflict, newId } from '@svc/service-kit';
-import { baseUsername, usernameCandidate } from './domain/default-username.js';
-import { CODE_TTL_MS, MAX_WRONG_ATTEMPTS, codeMatches, generateCode, hashCode } from './domain/login-code.js';
-import type { Mailer } from './mailer.js';
-import { isUniqueViolation, type AuthStore, type UserRecord } from './store.js';
+import { baseUsername, usernameCandidate } from '../domain/default-username.js';
+import { CODE_TTL_MS, MAX_WRONG_ATTEMPTS, codeMatches, generateCode, hashCode } from '../domain/login-code.js';
+import type { Mailer } from '../clients/mailer.js';
+import { isUniqueViolation, type AuthStore, type UserRecord } from '../store/store.js';
 
 export function createLogin(deps: { store: AuthStore; mailer: Mailer; codeSecret: string; now?: () => Date }) {
   const { store, mailer, codeSecret } = deps;

@@ -3,7 +3,7 @@
 // lookup (~130 ms, ~150 MB of memory), once per process.
 import { createRequire } from 'node:module';
 import { normalizeIp } from '@svc/service-kit';
-import type { GeoPlace } from './domain/geo-name.js';
+import type { GeoPlace } from '../domain/geo-name.js';
 
 export type GeoLookup = (ip: string) => GeoPlace | null;
 

@@ -1,5 +1,5 @@
 // auth's data access: users, login codes and moderator grants (Prisma, schema `auth`).
-import { Prisma, type PrismaClient } from './generated/prisma/client.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 
 export type AuthDb = PrismaClient;
 export type UserRecord = { id: string; email: string; username: string };

@@ -1,19 +1,15 @@
 // app-store's data access (Prisma on schema `app_store`; raw SQL finds its tables and the
 // search function through the connection's search_path).
-import { Prisma, type PrismaClient } from './generated/prisma/client.js';
-import type { App as AppRow } from './generated/prisma/client.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { App as AppRow } from '../generated/prisma/client.js';
 import { currentTraceparent } from '@svc/tracing';
 import type { AppBlockedParams, AppListItem, ReportReason, SubmitAppBody } from '@svc/types';
-import { reachesBlockThreshold } from './domain/report-threshold.js';
-import type { AppChanges } from './domain/app-update.js';
-import { listingColumns } from './domain/listing-query.js';
-import {
-  appendAudit,
-  automaticBlockEntry,
-  reportReasonCounts,
-  summariseReportReasons,
-} from './audit/index.js';
-import { appNoticeJob } from './domain/author-notice.js';
+import { reachesBlockThreshold } from '../domain/report-threshold.js';
+import type { AppChanges } from '../domain/app-update.js';
+import { listingColumns } from '../domain/listing-query.js';
+import { automaticBlockEntry, summariseReportReasons } from '../domain/audit-entry.js';
+import { appendAudit, reportReasonCounts } from './audit-store.js';
+import { appNoticeJob } from '../domain/author-notice.js';
 import { enqueueJob } from './job-outbox.js';
 
 export type AppStoreDb = PrismaClient;

@@ -3,10 +3,11 @@
 // the audit entries about their app. Reporters are never named: a block by reports is
 // explained by its audit entry's reason, the reports counted per reason.
 import type { AppStatus } from '@svc/types';
-import type { PrismaClient } from './generated/prisma/client.js';
-import { appealEntry, appendAudit, listAudit, type AuditPage } from './audit/index.js';
-import { ALREADY_APPEALED, blockKey, blockedBy, decideAppeal } from './domain/appeal.js';
-import type { BlockView } from './domain/app-record.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { appealEntry } from '../domain/audit-entry.js';
+import { appendAudit, listAudit, type AuditPage } from './audit-store.js';
+import { ALREADY_APPEALED, blockKey, blockedBy, decideAppeal } from '../domain/appeal.js';
+import type { BlockView } from '../domain/app-record.js';
 import { isUniqueViolation } from './store.js';
 
 export type BlockInfo = BlockView;

@@ -4,16 +4,11 @@
 // its audit entry commits with it or not at all.
 import { currentTraceparent } from '@svc/tracing';
 import type { AppBlockedParams, AppStatus, ReportReason } from '@svc/types';
-import { Prisma, type PrismaClient } from './generated/prisma/client.js';
-import {
-  appendAudit,
-  listAudit,
-  moderatorEntry,
-  reportReasonCounts,
-  type ListAuditQuery,
-} from './audit/index.js';
-import { appNoticeJob } from './domain/author-notice.js';
-import { decideModeration, type ModerationAction } from './domain/moderation.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { moderatorEntry } from '../domain/audit-entry.js';
+import { appendAudit, listAudit, reportReasonCounts, type ListAuditQuery } from './audit-store.js';
+import { appNoticeJob } from '../domain/author-notice.js';
+import { decideModeration, type ModerationAction } from '../domain/moderation.js';
 import { enqueueJob } from './job-outbox.js';
 
 export interface QueueItem {

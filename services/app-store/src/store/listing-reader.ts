@@ -8,7 +8,7 @@ import {
   listingPageQuery,
   type ListingFilter,
   type SqlQuery,
-} from './domain/listing-query.js';
+} from '../domain/listing-query.js';
 
 export interface ListingPage {
   /** Number of apps in the page. */
