@@ -1,5 +1,5 @@
-// HTTP of /api/v1/apps* and /api/v1/categories: parse with the shared schemas, call the
-// store and the domain rules, shape the answer.
+// HTTP of /api/v1/apps* and /api/v1/categories: parse with the shared schemas, apply the
+// limits, call the actions or a store read, shape the answer.
 import type { Express, RequestHandler } from 'express';
 import {
   APP_CATEGORIES,
@@ -10,24 +10,15 @@ import {
   SubmitAppBody,
   UpdateAppBody,
 } from '@svc/types';
-import {
-  byIp,
-  newId,
-  badRequest,
-  conflict,
-  forbidden,
-  notFound,
-  type OutboxRelay,
-  type SystemMessageOutbox,
-} from '@svc/service-kit';
+import { byIp, notFound, type OutboxRelay, type SystemMessageOutbox } from '@svc/service-kit';
 import { callerOf, type AuthRequirement } from './authentication.js';
 import { toDetail } from '../domain/app-record.js';
-import { InvalidIconSvg, appChanges, changesListingMembership } from '../domain/app-update.js';
-import { reportOutcome } from '../domain/report-threshold.js';
-import { reporterNetworkHash } from '../domain/reporter-network.js';
+import { reportApp } from '../actions/report-app.js';
+import { submitApp } from '../actions/submit-app.js';
+import { updateApp } from '../actions/update-app.js';
 import type { Listing } from '../store/listing.js';
 import type { RateLimits } from './rate-limits.js';
-import { SlugTaken, type AppRow, type AppStore } from '../store/store.js';
+import type { AppStore } from '../store/store.js';
 
 export interface AppsRoutesDeps {
   store: AppStore;
@@ -60,24 +51,7 @@ export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
     const caller = callerOf(req);
     const body = SubmitAppBody.parse(req.body);
     if (!(await limits.submit.consume(`user:${caller.userId}`, res))) return;
-    if (caller.via === 'session') {
-      await store.upsertDeveloper({
-        userId: caller.userId,
-        email: caller.email,
-        username: caller.username,
-      });
-    }
-    let created: AppRow;
-    try {
-      created = await store.createApp(newId(), body, {
-        userId: caller.userId,
-        authorName: caller.username,
-      });
-    } catch (err) {
-      if (err instanceof SlugTaken) throw conflict(ERROR_MESSAGES.slugTaken);
-      throw err;
-    }
-    await listing.invalidate({ totals: true });
+    const created = await submitApp(deps, caller, body);
     res.status(201).json({ id: created.id, slug: created.slug, status: 'approved' });
   });
 
@@ -93,33 +67,10 @@ export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
     authenticate('session-or-key'),
     authenticatedLimit,
     async (req, res) => {
-      const caller = callerOf(req);
       const { slug } = AppSlugParams.parse(req.params);
-      const found = await store.findBySlug(slug);
-      const isAuthor = found?.authorId === caller.userId;
-      // A blocked app does not exist for anyone but its author.
-      if (!found || (found.status === 'blocked' && !isAuthor))
-        throw notFound(ERROR_MESSAGES.appNotFound);
-      if (caller.apiKey && caller.apiKey.appId !== found.id)
-        throw forbidden(ERROR_MESSAGES.keyNotValidForApp);
-      if (!isAuthor) throw forbidden('Only the author of the app can update it');
-      const body = UpdateAppBody.parse(req.body ?? {});
-      let changes;
-      try {
-        changes = appChanges(body);
-      } catch (err) {
-        if (err instanceof InvalidIconSvg) throw badRequest(err.message);
-        throw err;
-      }
-      if (caller.via === 'session') {
-        await store.upsertDeveloper({
-          userId: caller.userId,
-          email: caller.email,
-          username: caller.username,
-        });
-      }
-      const updated = await store.updateApp(found.id, changes);
-      await listing.invalidate({ totals: changesListingMembership(changes) });
+      const updated = await updateApp(deps, callerOf(req), slug, () =>
+        UpdateAppBody.parse(req.body ?? {}),
+      );
       res.json({ app: toDetail(updated) });
     },
   );
@@ -138,25 +89,7 @@ export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
       if (!(await limits.reportPerUser.consume(`user:${caller.userId}`, res, { quiet: true })))
         return;
       if (!(await limits.reportPerIp.consume(`ip:${ip}`, res, { quiet: true }))) return;
-      const result = await store.report(slug, caller.userId, body.reason, body.detail, {
-        networkHash: reporterNetworkHash(deps.ipHashSecret, ip),
-      });
-      switch (result.kind) {
-        case 'not-found':
-          throw notFound(ERROR_MESSAGES.appNotFound);
-        case 'blocked':
-          throw conflict('App is already blocked');
-        case 'own-app':
-          throw forbidden('You cannot report your own app');
-        case 'duplicate':
-          throw conflict('You have already reported this app');
-      }
-      if (result.blockedNow) {
-        await listing.invalidate({ totals: true });
-        deps.systemMessages.nudge();
-        deps.jobs?.nudge();
-      }
-      res.json({ success: true, ...reportOutcome(result.reportCount) });
+      res.json({ success: true, ...(await reportApp(deps, caller, slug, body, ip)) });
     },
   );
 }
