@@ -203,9 +203,9 @@ describe('on a Redis Cluster', () => {
   });
 
   it('finishes disconnecting when a MOVED answer is read after the disconnect began, and reconnects', async () => {
-    // A redirection answered during disconnect() used to add a node to the pool being
-    // drained, so "end" never came, and BullMQ, awaiting it while resetting a Worker's
-    // blocking connection, never fetched a job again (patches/ioredis@6.0.0.patch).
+    // Unpatched, a redirection answered during disconnect() adds a node to the pool being
+    // drained, so "end" never comes, and BullMQ, awaiting it while resetting a Worker's
+    // blocking connection, never fetches a job again (patches/ioredis@6.0.0.patch).
     const client = createRedis(cluster.url, logger, { name: 'cluster-moved', forQueues: true });
     const moving = `${prefix}moving`;
     try {
