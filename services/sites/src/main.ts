@@ -20,7 +20,7 @@ import { createCaptchaVerifier } from './clients/captcha.js';
 import { configSchema, ipHashSecret } from './config.js';
 import { createDailyBgSource } from './clients/daily-bg-source.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { startScrapeRequeue } from './worker/scrape-requeue.js';
+import { startScrapeRequeue } from './actions/scrape-requeue.js';
 import { createSiteStore } from './store/site-store.js';
 import { createSubmissionStore } from './store/submission-store.js';
 import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from './worker/queues.js';

@@ -244,7 +244,7 @@ describe('queueing is durable', () => {
   });
 
   it('the sweep queues pending sites older than two minutes and leaves scraped ones alone', async () => {
-    const { requeuePendingScrapes } = await import('../src/worker/scrape-requeue.js');
+    const { requeuePendingScrapes } = await import('../src/actions/scrape-requeue.js');
     const { createSiteStore } = await import('../src/store/site-store.js');
     const old = new Date(Date.now() - 10 * 60_000);
     await h.db.site.create({
@@ -275,7 +275,7 @@ describe('queueing is durable', () => {
   });
 
   it('the sweep queues tagging of scraped sites left without tags, and leaves tagged ones alone', async () => {
-    const { requeueUntagged } = await import('../src/worker/scrape-requeue.js');
+    const { requeueUntagged } = await import('../src/actions/scrape-requeue.js');
     const { createSiteStore } = await import('../src/store/site-store.js');
     const old = new Date(Date.now() - 10 * 60_000);
     const site = (id: string, data: Record<string, unknown>) =>

@@ -14,7 +14,7 @@
 import { SITES_PAGE_SIZE } from '@svc/types';
 import type { SiteListQuery } from '@svc/types';
 import { createLoadingCache, type LoadingCache } from '@svc/service-kit';
-import { encodedJsonText, type EncodedJson } from '../routes/encoded-json.js';
+import { encodedJsonText, type EncodedJson } from '../domain/encoded-json.js';
 import type { SiteListReader } from '../store/site-list-reader.js';
 
 /** The page and count caches of GET /api/sites; `clear` empties both. */

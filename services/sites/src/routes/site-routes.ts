@@ -20,7 +20,7 @@ import type { CaptchaVerifier } from '../clients/captcha.js';
 import { secondsUntilUtcMidnight, utcDay } from '../domain/boost-allowance.js';
 import { hasClaimMeta } from '../domain/claim-meta.js';
 import { parseIdempotencyKey } from '../domain/idempotency-key.js';
-import { sendEncodedJson } from './encoded-json.js';
+import { sendEncodedJson } from './send-encoded-json.js';
 import { listSites, type ListCaches } from '../actions/list-sites.js';
 import { toSite } from '../store/site-record.js';
 import type { SiteListReader } from '../store/site-list-reader.js';

@@ -1,5 +1,5 @@
 // The safety net of the pipeline, a backstop behind the transactional outbox, swept every
-// 60 s by each API process (started by src/main.ts, not by the worker process):
+// 60 s by each API process (started by main.ts, not by the worker process):
 // - sites still `pending` a few minutes after submission get their scrape queued again. A
 //   submission's scrape job cannot be lost on the way to Redis (it commits with the row,
 //   job_outbox), but a job can still fail for good (PostgreSQL down through all its
@@ -12,7 +12,7 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from '@svc/service-kit';
 import type { SiteStore } from '../store/site-store.js';
-import { enqueueScrape, enqueueTag } from './queues.js';
+import { enqueueScrape, enqueueTag } from '../worker/queues.js';
 
 export const REQUEUE_MIN_AGE_MS = 2 * 60_000;
 const BATCH = 500;

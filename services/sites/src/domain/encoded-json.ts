@@ -2,7 +2,6 @@
 // ~32 KB of JSON and ~5 KB gzipped, and every browser asks for gzip. Compressing once per
 // cached page (not per response) keeps the saving free of per-request CPU.
 import { gzipSync } from 'node:zlib';
-import type { Request, Response } from 'express';
 
 export interface EncodedJson {
   json: Buffer;
@@ -14,19 +13,4 @@ export interface EncodedJson {
 export function encodedJsonText(json: string, opts: { gzip: boolean }): EncodedJson {
   const bytes = Buffer.from(json);
   return { json: bytes, gzip: opts.gzip ? gzipSync(bytes, { level: 6 }) : undefined };
-}
-
-export function sendEncodedJson(req: Request, res: Response, body: EncodedJson): void {
-  res.type('application/json');
-  if (!body.gzip) {
-    res.send(body.json);
-    return;
-  }
-  res.setHeader('Vary', 'Accept-Encoding');
-  if (body.gzip && req.acceptsEncodings('gzip') === 'gzip') {
-    res.setHeader('Content-Encoding', 'gzip');
-    res.send(body.gzip);
-    return;
-  }
-  res.send(body.json);
 }
