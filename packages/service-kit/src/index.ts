@@ -1,7 +1,5 @@
-// The kit's public surface, by folder: http/ (the Express runtime), auth/ (sessions and
-// keys), data/ (PostgreSQL, ids, the audit log, the in-process cache), redis/ (clients and
-// the event stream), queues/ (BullMQ, outboxes, watchdog), ops/ (settings, logs, metrics,
-// health, the process lifecycle). Test support is `@svc/service-kit/testing`.
+// The kit's public surface, by folder (README.md lists each file). Test support is
+// `@svc/service-kit/testing`.
 export * from './http/app.js';
 export * from './http/client-ip.js';
 export * from './http/errors.js';
@@ -9,7 +7,6 @@ export * from './http/has-body.js';
 export * from './http/rate-limit.js';
 export * from './http/refuse-invalid-text.js';
 export * from './http/request-id.js';
-export * from './http/route-pattern.js';
 export * from './http/server-spans.js';
 export * from './auth/jwt-keys.js';
 export * from './auth/session.js';
@@ -33,9 +30,10 @@ export * from './queues/worker-watchdog.js';
 export * from './ops/config.js';
 export * from './ops/dependency-errors.js';
 export * from './ops/health.js';
-export * from './ops/lifecycle.js';
 export * from './ops/logger.js';
 export * from './ops/metrics.js';
 export * from './ops/ops.js';
-export * from './ops/runtime.js';
+export * from './ops/route-pattern.js';
 export * from './ops/service-catalog.js';
+export * from './process/lifecycle.js';
+export * from './process/runtime.js';

@@ -3,11 +3,11 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { SHUTDOWN_MARGIN_MS, startService } from '../src/ops/lifecycle.js';
+import { SHUTDOWN_MARGIN_MS, startService } from '../src/process/lifecycle.js';
 import { createLogger } from '../src/ops/logger.js';
 import { spawnService } from '../src/testing/process-harness.js';
 import { createRedis } from '../src/redis/redis.js';
-import { closeRedis } from '../src/ops/runtime.js';
+import { closeRedis } from '../src/process/runtime.js';
 
 const logger = createLogger('test', 'silent');
 

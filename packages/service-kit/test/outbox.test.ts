@@ -12,7 +12,7 @@ import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
 import { createLogger } from '../src/ops/logger.js';
 import { createPgPool } from '../src/data/prisma-adapter.js';
 import { createRedis, waitForRedis } from '../src/redis/redis.js';
-import { closeRedis } from '../src/ops/runtime.js';
+import { closeRedis } from '../src/process/runtime.js';
 import {
   INSERT_SYSTEM_MESSAGE_SQL,
   startSystemMessageOutbox,

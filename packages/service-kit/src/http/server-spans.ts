@@ -3,7 +3,7 @@
 import type { RequestHandler } from 'express';
 import { bindTraceContext, startServerSpan, tracingEnabled } from '@svc/tracing';
 import { hasBody } from './has-body.js';
-import { routePattern } from './route-pattern.js';
+import { routePattern } from '../ops/route-pattern.js';
 
 /**
  * `first`, the app's first middleware, run with the whole chain after it in the request's

@@ -1,7 +1,7 @@
 // Prometheus metrics: request count and latency per route, plus Node's defaults.
 import type { RequestHandler } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { routePattern } from '../http/route-pattern.js';
+import { routePattern } from './route-pattern.js';
 
 export interface Metrics {
   registry: Registry;

@@ -9,7 +9,7 @@ import {
   type ClusterOptions,
   type RedisOptions,
 } from 'ioredis';
-import type { Logger } from '../ops/logger.js';
+import type { Logger } from 'pino';
 
 /** One node (or a Sentinel-managed master) or a Redis Cluster: what createRedis returns. */
 export type Redis = SingleRedis | Cluster;

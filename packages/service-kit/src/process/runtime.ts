@@ -3,15 +3,15 @@
 // own clients (Prisma, queues) and its app.
 import type { RequestListener } from 'node:http';
 import type { Worker } from 'bullmq';
-import type { BaseConfig } from './config.js';
+import type { BaseConfig } from '../ops/config.js';
 import { resolveDatabaseTarget, type DatabaseTarget } from '../data/database-url.js';
 import { startService, type Resource, type RunningService, type StartOptions } from './lifecycle.js';
-import { createLogger, type Logger } from './logger.js';
-import { createMetrics, type Metrics } from './metrics.js';
-import { createOpsHandler, defaultOpsPort, opsHandlerOf } from './ops.js';
+import { createLogger, type Logger } from '../ops/logger.js';
+import { createMetrics, type Metrics } from '../ops/metrics.js';
+import { createOpsHandler, defaultOpsPort, opsHandlerOf } from '../ops/ops.js';
 import { scaleRateLimits } from '../http/rate-limit.js';
 import { createRedis, type Redis } from '../redis/redis.js';
-import { SERVICES, type ServiceName } from './service-catalog.js';
+import { SERVICES, type ServiceName } from '../ops/service-catalog.js';
 import { watchWorkers } from '../queues/worker-watchdog.js';
 
 export interface ServiceRuntime {

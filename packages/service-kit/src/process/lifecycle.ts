@@ -3,8 +3,8 @@
 // bounded, and a hard deadline ends the process if a stop still runs past the timeout.
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
-import type { Logger } from './logger.js';
-import { withTimeout } from './health.js';
+import type { Logger } from '../ops/logger.js';
+import { withTimeout } from '../ops/health.js';
 import { stopTracing } from '@svc/tracing';
 
 export interface RunningService {
