@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { SERVICES } from '@svc/service-kit';
 import { MAX_JSON_BODY_BYTES } from '@svc/types';
 import { parseCorsOrigins } from './edge/cors.js';
+import type { TrustProxy } from './edge/client-ip.js';
+
+export type { TrustProxy };
 
 const upstream = <N extends keyof typeof SERVICES>(name: N) =>
   ({ env: SERVICES[name].urlEnv, port: SERVICES[name].port }) as const;
@@ -25,7 +28,6 @@ export type UpstreamName = keyof typeof UPSTREAMS;
 export const UPSTREAM_NAMES = Object.keys(UPSTREAMS) as UpstreamName[];
 
 /** Express's `trust proxy` value: true/false, a hop count, or addresses/subnets/names. */
-export type TrustProxy = boolean | number | string[];
 
 export interface GatewayConfig {
   port: number;

@@ -4,7 +4,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import proxyaddr from 'proxy-addr';
-import type { TrustProxy } from '../config.js';
+
+/** TRUSTED_PROXIES as parsed by config.ts: all, a hop count, or addresses and ranges. */
+export type TrustProxy = boolean | number | string[];
 
 export type TrustFn = (addr: string, hop: number) => boolean;
 

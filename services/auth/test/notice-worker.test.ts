@@ -9,7 +9,7 @@ import { closeRedis, createLogger, createRedis, queuePrefix } from '@svc/service
 import { TEST_REDIS_URL } from '@svc/service-kit/testing';
 import { NOTIFY_EMAIL_QUEUE, type NotifyEmailJob } from '@svc/types';
 import { createResendMailer } from '../src/clients/mailer.js';
-import { appNoticeEmail } from '../src/worker/notice-email.js';
+import { appNoticeEmail } from '../src/domain/notice-email.js';
 import { handleNotice, startNoticeWorker } from '../src/worker/notice-worker.js';
 import { createAuthStore } from '../src/store/store.js';
 import { startHarness, type Harness } from './harness.js';

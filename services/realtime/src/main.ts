@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { configSchema } from './config.js';
 import { compileTrust } from './domain/client-ip.js';
 import { createEntranceReporter } from './clients/entrance-reporter.js';
-import { startEventRelay } from './stream/event-relay.js';
+import { startEventRelay } from './sockets/event-relay.js';
 import { createEventStream, type EventStream } from './stream/event-stream.js';
 import { createHub } from './sockets/hub.js';
 import { createRealtimeMetrics } from './ops/realtime-metrics.js';

@@ -3,7 +3,7 @@
 // can log in locally).
 import { Resend } from 'resend';
 import type { Logger } from '@svc/service-kit';
-import type { EmailMessage } from '../worker/notice-email.js';
+import type { EmailMessage } from '../domain/notice-email.js';
 
 export interface Mailer {
   sendLoginCode(to: string, code: string): Promise<void>;

@@ -9,7 +9,7 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import { NOTIFY_EMAIL_QUEUE, NotifyEmailJob } from '@svc/types';
 import { queuePrefix, type Logger, type Redis } from '@svc/service-kit';
 import type { Mailer } from '../clients/mailer.js';
-import { appNoticeEmail } from './notice-email.js';
+import { appNoticeEmail } from '../domain/notice-email.js';
 import type { AuthStore } from '../store/store.js';
 
 export type NoticeOutcome = { sent: true } | { dropped: 'user-deleted' };

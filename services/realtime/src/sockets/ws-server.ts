@@ -20,7 +20,7 @@ import type { EntranceReporter } from '../clients/entrance-reporter.js';
 import type { EventStream } from '../stream/event-stream.js';
 import type { Hub } from './hub.js';
 import type { RealtimeMetrics } from '../ops/realtime-metrics.js';
-import { ERRORS, refuseResume, replay } from '../stream/resume.js';
+import { ERRORS, refuseResume, replay } from './resume.js';
 
 const PONG = Buffer.from(JSON.stringify({ event: 'pong', payload: {} }));
 

@@ -7,8 +7,8 @@ import type { WebSocket } from 'ws';
 import { WS_CLOSE_BAD_RESUME } from '@svc/types';
 import type { Logger } from '@svc/service-kit';
 import { errorFrame, resyncFrame } from '../domain/client-message.js';
-import type { EventStream } from './event-stream.js';
-import type { Hub } from '../sockets/hub.js';
+import type { EventStream } from '../stream/event-stream.js';
+import type { Hub } from './hub.js';
 import type { RealtimeMetrics } from '../ops/realtime-metrics.js';
 
 /** Entries per history read. */

@@ -5,7 +5,7 @@ import { eventsChannel, type Logger, type Redis } from '@svc/service-kit';
 import { withExtractedContext } from '@svc/tracing';
 import { isRelayableEvent } from '../domain/client-message.js';
 import { stripTraceContext } from '../domain/event-envelope.js';
-import type { Hub } from '../sockets/hub.js';
+import type { Hub } from './hub.js';
 import type { RealtimeMetrics } from '../ops/realtime-metrics.js';
 
 /**
