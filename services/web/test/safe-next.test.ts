@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { loginHref, safeNext } from '../app/routes/account/safe-next.js';
+import { loginHref, safeNext } from '../app/lib/safe-next.js';
 
 describe('safeNext', () => {
   it('keeps same-origin paths with their query and fragment', () => {

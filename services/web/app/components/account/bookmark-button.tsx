@@ -11,7 +11,7 @@ import { browserApi } from '../../lib/api.client';
 import { useHydrated } from '../../lib/use-hydrated';
 import { useRootData } from '../../lib/root-data';
 import { UserText } from '../user-text';
-import { loginHref } from '../../routes/account/safe-next';
+import { loginHref } from '../../lib/safe-next';
 
 export interface BookmarkButtonProps {
   siteId: string;

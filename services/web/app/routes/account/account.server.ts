@@ -3,7 +3,7 @@ import { ApiError, type SvcClient } from '@svc/client';
 import type { AuthUser } from '@svc/types';
 import { data, redirect, type RouterContextProvider } from 'react-router';
 import { hasSession, serverApi } from '../../lib/api.server';
-import { loginHref } from './safe-next';
+import { loginHref } from '../../lib/safe-next';
 
 /** The redirect to the login page that comes back here (the path and query of `request`). */
 export function toLogin(request: Request): Response {

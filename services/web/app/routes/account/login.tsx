@@ -15,7 +15,7 @@ import { accountMeta } from './account-meta';
 import { useHydrated } from '../../lib/use-hydrated';
 import { withUserText } from '../../components/user-text';
 import { NoScriptNotice } from './components';
-import { safeNext } from './safe-next';
+import { safeNext } from '../../lib/safe-next';
 import css from './account.css?url';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];

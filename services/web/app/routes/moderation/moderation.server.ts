@@ -7,7 +7,7 @@ import type { AuditPageResponse, AuditQuery, ChatAuditQuery, SiteAuditQuery } fr
 import { data, redirect, type RouterContextProvider } from 'react-router';
 import { failureOf, type Failure } from '../../components/apps/errors';
 import { hasSession, serverApi } from '../../lib/api.server';
-import { loginHref } from '../account/safe-next';
+import { loginHref } from '../../lib/safe-next';
 import type { AuditSource } from './audit-sources';
 import { parseCommand, type Command, type Intent, type Problems } from './commands';
 
