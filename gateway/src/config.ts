@@ -91,7 +91,8 @@ const upstreamUrl = z
 
 const ms = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-const EnvSchema = z.object({
+/** The settings as the environment spells them (scripts/env-example.mjs reads their defaults). */
+export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
