@@ -6,6 +6,7 @@ import { Context, DEFAULT_BASE_URL, type GlobalOptions, type Io } from './contex
 import { CommandExit, CommandFailed, EXIT, UsageError } from './exit-codes.js';
 import { registerApps } from './commands/apps.js';
 import { registerChat } from './commands/chat.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerLogin } from './commands/login.js';
 import { registerMod } from './commands/mod.js';
 import { registerSites } from './commands/sites.js';
@@ -46,6 +47,7 @@ export function buildProgram(ctx: Context, globals: { current: GlobalOptions }):
   registerChat(program, ctx);
   registerLogin(program, ctx);
   registerMod(program, ctx);
+  registerCompletion(program, ctx);
 
   // Every command (and group) exits through us rather than process.exit.
   const all = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(all)];
