@@ -167,6 +167,19 @@ describe('sites submit --wait', () => {
     ]);
   });
 
+  it('exits 1 with the API message when the submit is refused, without waiting on', async () => {
+    api.on('POST /api/sites', {
+      status: 403,
+      json: { error: 'Missing or invalid CAPTCHA token' },
+    });
+    const res = await run(['sites', 'submit', URL_, '--wait'], { env: env() });
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(
+      /^svc: Missing or invalid CAPTCHA token \[HTTP 403, request req-test\]/,
+    );
+  });
+
   it('exits 1 without submitting when the real-time channel cannot be opened', async () => {
     // An API without a WebSocket: every upgrade is refused.
     const plain = http.createServer((_req, res) => res.writeHead(404).end('{"error":"Not found"}'));
