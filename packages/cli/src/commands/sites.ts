@@ -21,7 +21,7 @@ const COLUMNS: Column<Site>[] = [
 
 const siteRecord = (site: Site) => renderRecord(Object.entries(site));
 
-/** `--timeout` of `sites submit --wait`, in seconds: scraping retries for about a minute. */
+/** `--timeout` of `sites submit --wait`, in seconds (a failing page is retried for about 30 s). */
 export const WAIT_TIMEOUT_S = { min: 1, max: 3600, default: 120 } as const;
 
 const WAIT_HELP = `
