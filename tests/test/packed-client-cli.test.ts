@@ -1,8 +1,11 @@
 // @svc/client and @svc/cli as someone outside this repository gets them: `pnpm pack` of
 // each (built beforehand: turbo's test task builds this package's dependencies), `npm
 // install` of the two tarballs into an empty folder in the system's temp directory, then the
-// installed `svc`, an ES module script and a TypeScript file using @svc/client, against the
-// real gateway, auth, app-store, chat and realtime processes. The installed code runs on this
+// installed `svc`, ES module and CommonJS scripts, and TypeScript projects resolving the
+// client with `node10`, `node16`, `nodenext` and `bundler`, against the real gateway, auth,
+// app-store, chat and realtime processes. Also what a registry shows: the manifests' release
+// fields, the tarballs' exact contents, versions that match their CHANGELOG and the API
+// version (docs/decisions/030-publishing-client-and-cli.md). The installed code runs on this
 // Node and on Node 22.12, the oldest `engines` allows, installed like the project's own
 // toolchain (`node-<platform>-<arch>` from the npm registry; npm's cache serves later runs).
 // pnpm and npm are the ones on PATH (`npm test` puts the project's .tools/ first).
@@ -19,6 +22,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { API_VERSION } from '@svc/discovery';
 import type { ServiceProcess } from '@svc/service-kit/testing';
 import { codeFor } from './login.js';
 import { freshHome } from './svc-binary.js';
@@ -31,6 +35,14 @@ const PACKS = path.join(WORK, 'packs');
 const CONSUMER = path.join(WORK, 'consumer');
 const NODE22 = path.join(WORK, 'node22');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+
+/** The workspace manifests of the two packages, as committed. */
+const SOURCE = {
+  client: JSON.parse(readFileSync(path.join(ROOT, 'packages/client/package.json'), 'utf8')),
+  cli: JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')),
+};
+const tarballOf = (pkg: 'client' | 'cli') =>
+  path.join(PACKS, `svc-${pkg}-${SOURCE[pkg].version}.tgz`);
 
 /** Where each Node's `node` is: `svc` finds it through PATH (its `#!/usr/bin/env node`). */
 const RUNTIMES = [
@@ -131,10 +143,7 @@ async function packAndInstall(): Promise<void> {
     await mustRun('pnpm', ['pack', '--pack-destination', PACKS], { cwd: dir, env: userEnv() });
   }
   const tarballs = readdirSync(PACKS).map((file) => path.join(PACKS, file));
-  expect(tarballs.map((t) => path.basename(t)).sort()).toEqual([
-    'svc-cli-0.1.0.tgz',
-    'svc-client-0.1.0.tgz',
-  ]);
+  expect(tarballs.sort()).toEqual([tarballOf('cli'), tarballOf('client')]);
   await mustRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs], {
     timeoutMs: 180_000,
   });
@@ -190,6 +199,90 @@ afterAll(async () => {
 
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
+/** The files of a tarball, the CLI's hashed chunk name made stable. */
+async function tarballFiles(pkg: 'client' | 'cli'): Promise<string[]> {
+  const res = await mustRun('tar', ['-tzf', tarballOf(pkg)], { cwd: WORK });
+  return res.stdout
+    .trim()
+    .split('\n')
+    .map((f) =>
+      f.replace(/^package\//, '').replace(/^dist\/program-[\w-]+\.js/, 'dist/program-<hash>.js'),
+    )
+    .sort();
+}
+
+async function packedManifest(pkg: 'client' | 'cli') {
+  const res = await mustRun('tar', ['-xzOf', tarballOf(pkg), 'package/package.json'], {
+    cwd: WORK,
+  });
+  return JSON.parse(res.stdout);
+}
+
+describe('what the registry gets', () => {
+  it('exactly the files each package needs: the build, its licence, README and CHANGELOG', async () => {
+    const common = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
+    expect(await tarballFiles('client')).toEqual(
+      [...common, 'dist/index.d.ts', 'dist/index.js', 'dist/index.js.map'].sort(),
+    );
+    expect(await tarballFiles('cli')).toEqual(
+      [
+        ...common,
+        'bin/svc.js',
+        'dist/main.js',
+        'dist/main.js.map',
+        'dist/program.d.ts',
+        'dist/program.js',
+        'dist/program-<hash>.js',
+        'dist/program-<hash>.js.map',
+      ].sort(),
+    );
+  });
+
+  it.each(['client', 'cli'] as const)(
+    '@svc/%s: public, MIT, with repository, homepage, bugs, keywords, engines, main and types',
+    async (pkg) => {
+      const manifest = await packedManifest(pkg);
+      const files = await tarballFiles(pkg);
+      expect(manifest.private).toBeUndefined();
+      expect(manifest.license).toBe('MIT');
+      expect(manifest.description.length).toBeGreaterThan(20);
+      expect(manifest.keywords).toContain('svc');
+      expect(manifest.engines).toEqual({ node: '>=22.12' });
+      expect(manifest.publishConfig).toEqual({ access: 'public' });
+      // One repository for both, each in its own folder of it.
+      expect(manifest.repository).toEqual({
+        type: 'git',
+        url: SOURCE.client.repository.url,
+        directory: `packages/${pkg}`,
+      });
+      const repo = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+      expect(repo).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
+      expect(manifest.homepage).toBe(`${repo}/tree/main/packages/${pkg}#readme`);
+      expect(manifest.bugs).toEqual({ url: `${repo}/issues` });
+      // main and types (for moduleResolution node10) name what exports names, and it is packed.
+      expect(manifest.main).toBe(manifest.exports['.'].default);
+      expect(manifest.types).toBe(manifest.exports['.'].types);
+      expect(files).toContain(manifest.main.replace(/^\.\//, ''));
+      expect(files).toContain(manifest.types.replace(/^\.\//, ''));
+    },
+  );
+
+  it.each(['client', 'cli'] as const)(
+    '@svc/%s: a semver version whose CHANGELOG entry names the API version it covers',
+    async (pkg) => {
+      const { version } = await packedManifest(pkg);
+      expect(version).toBe(SOURCE[pkg].version);
+      expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+      const changelog = readFileSync(path.join(ROOT, 'packages', pkg, 'CHANGELOG.md'), 'utf8');
+      // The newest release is this version, for the API the catalogue describes now.
+      const newest = changelog
+        .split('\n')
+        .find((line) => line.startsWith('## ') && line !== '## Unreleased');
+      expect(newest).toBe(`## ${version} (API ${API_VERSION})`);
+    },
+  );
+});
+
 describe('the tarballs', () => {
   it('install with plain npm: no workspace references, no sources, no ws', () => {
     const client = path.join(CONSUMER, 'node_modules/@svc/client');
@@ -215,26 +308,49 @@ describe('the tarballs', () => {
     expect(readdirSync(path.join(CONSUMER, 'node_modules/@svc')).sort()).toEqual(['cli', 'client']);
   });
 
-  it('carry types a TypeScript project checks strictly (tsc --noEmit, library files too)', async () => {
-    writeFileSync(
-      path.join(CONSUMER, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          lib: ['es2022', 'dom'],
-          types: [],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-        },
-        files: ['check.ts'],
-      }),
-    );
-    writeFileSync(
-      path.join(CONSUMER, 'check.ts'),
-      `import { ApiError, SvcClient, type RealtimeMessage, type Subscription } from '@svc/client';
+  it.each([
+    // Older projects: TypeScript reads `main` and `types` and ignores `exports`.
+    { resolution: 'node10', module: 'commonjs' },
+    { resolution: 'node16', module: 'node16' },
+    { resolution: 'nodenext', module: 'nodenext' },
+    // Vite, webpack, esbuild and friends.
+    { resolution: 'bundler', module: 'esnext' },
+  ])(
+    'carry types a TypeScript project checks strictly with moduleResolution $resolution (tsc --noEmit, library files too)',
+    async ({ resolution, module }) => {
+      writeFileSync(path.join(CONSUMER, 'check.ts'), CHECK_TS);
+      const config = `tsconfig.${resolution}.json`;
+      writeFileSync(
+        path.join(CONSUMER, config),
+        JSON.stringify({
+          compilerOptions: {
+            module,
+            moduleResolution: resolution,
+            target: 'es2022',
+            lib: ['es2022', 'dom'],
+            types: [],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+          },
+          files: ['check.ts'],
+        }),
+      );
+      const res = await run(process.execPath, [TSC, '-p', config], { timeoutMs: 60_000 });
+      expect(res.stdout).toBe('');
+      expect(res.code).toBe(0);
+      // The file really was checked: one wrong call is reported.
+      writeFileSync(path.join(CONSUMER, 'check.ts'), `${CHECK_TS}\nvoid svc.apps.get(42);\n`);
+      const wrong = await run(process.execPath, [TSC, '-p', config], { timeoutMs: 60_000 });
+      expect(wrong.stdout).toMatch(/check\.ts\(\d+,\d+\): error TS2345/);
+      expect(wrong.code).not.toBe(0);
+    },
+    60_000,
+  );
+});
+
+/** A TypeScript file using the client, with lines its types must refuse. */
+const CHECK_TS = `import { ApiError, SvcClient, type RealtimeMessage, type Subscription } from '@svc/client';
 
 const svc = new SvcClient({ baseUrl: 'https://svc.example', apiKey: 'svc_live_x' });
 
@@ -260,13 +376,7 @@ void svc.apps.list({ limit: 'ten' });
 void svc.nothing;
 // @ts-expect-error a slug is required
 void svc.apps.submit({ name: 'No slug', url: 'https://x.example' });
-`,
-    );
-    const res = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { timeoutMs: 60_000 });
-    expect(res.stdout).toBe('');
-    expect(res.code).toBe(0);
-  }, 60_000);
-});
+`;
 
 describe.each(RUNTIMES)('installed, on $name', (runtime) => {
   const slug = `packed-on-node-${runtime.version.split('.')[0]!.slice(1)}`;
@@ -284,7 +394,7 @@ describe.each(RUNTIMES)('installed, on $name', (runtime) => {
     expect(help.stdout).toMatch(/SVC_API_KEY/);
     expect(help.stderr).toBe('');
     const version = await run('svc', ['--version'], { env: env() });
-    expect(version.stdout.trim()).toBe('0.1.0');
+    expect(version.stdout.trim()).toBe(SOURCE.cli.version);
   });
 
   it('the client from an .mjs script: logs in, submits an app, follows the chat over WebSocket', async () => {
@@ -346,6 +456,58 @@ console.log(JSON.stringify({ user, app, listed: listed.apps.map((a) => a.slug), 
       sender_name: out.user.username,
     });
   }, 60_000);
+
+  it('the client from a CommonJS script (require of the ES module, Node ≥ 22.12)', async () => {
+    writeFileSync(
+      path.join(CONSUMER, 'use-client.cjs'),
+      `const { ApiError, SvcClient } = require('@svc/client');
+
+async function main() {
+  const svc = new SvcClient({ baseUrl: process.argv[2] });
+  const listed = await svc.apps.list({ q: 'Packed Client' });
+  let missing;
+  try {
+    await svc.apps.get('no-such-app-here');
+  } catch (err) {
+    missing = err instanceof ApiError ? err.status : String(err);
+  }
+  console.log(JSON.stringify({ listed: listed.apps.map((a) => a.slug), missing }));
+}
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
+`,
+    );
+    const res = await run('node', ['use-client.cjs', gateway.url], { env: env() });
+    // Node 22.12 warns that require() of an ES module is experimental; Node 24 says nothing.
+    const warning = new RegExp(
+      [
+        String.raw`^\(node:\d+\) ExperimentalWarning: CommonJS module \S+/use-client\.cjs is loading ES Module \S+/@svc/client/dist/index\.js using require\(\)\.`,
+        String.raw`Support for loading ES Module in require\(\) is an experimental feature and might change at any time`,
+        String.raw`\(Use \`node --trace-warnings \.\.\.\` to show where the warning was created\)`,
+        '$',
+      ].join('\n'),
+    );
+    if (runtime.version === `v${OLDEST_NODE}`) expect(res.stderr).toMatch(warning);
+    else expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout);
+    expect(out.listed).toContain(slug);
+    expect(out.missing).toBe(404);
+  });
+
+  it('svc completion bash: valid, and registers itself when sourced', async () => {
+    const res = await run('svc', ['completion', 'bash'], { env: env() });
+    expect(res.code).toBe(0);
+    const file = path.join(WORK, `svc-${runtime.version}.bash`);
+    writeFileSync(file, res.stdout);
+    const sourced = await run('bash', ['--norc', '-c', `source '${file}' && complete -p svc`], {
+      env: env(),
+    });
+    expect(sourced.stdout.trim()).toBe('complete -o default -F _svc_completion svc');
+    expect(res.stdout).toMatch(/svc\/sites\/submit\) offers='[^']*--wait/);
+  });
 
   it('svc apps list --json sees that app', async () => {
     const res = await run('svc', ['apps', 'list', '--json', '-q', 'Packed Client'], { env: env() });

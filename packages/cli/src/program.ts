@@ -1,11 +1,12 @@
 // The `svc` command: its commands, global options, and the mapping of every outcome to an
-// exit code (0 ok, 1 API error, 2 usage error).
+// exit code (0 ok, 1 API error, 2 usage error; `sites submit --wait` adds 3 and 4).
 import { Command, CommanderError } from 'commander';
 import { ApiError, NetworkError } from '@svc/client';
 import { Context, DEFAULT_BASE_URL, type GlobalOptions, type Io } from './context.js';
-import { CommandFailed, EXIT, UsageError } from './exit-codes.js';
+import { CommandExit, CommandFailed, EXIT, UsageError } from './exit-codes.js';
 import { registerApps } from './commands/apps.js';
 import { registerChat } from './commands/chat.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerLogin } from './commands/login.js';
 import { registerMod } from './commands/mod.js';
 import { registerSites } from './commands/sites.js';
@@ -21,7 +22,8 @@ Environment:
   XDG_CONFIG_HOME  where svc login keeps its session (default ~/.config)
 
 Exit codes: 0 ok, 1 the API answered an error (or could not be reached), 2 usage error
-(unknown command, bad option, missing argument, invalid input or manifest).`;
+(unknown command, bad option, missing argument, invalid input or manifest); sites submit
+--wait adds 3 (not processed within --timeout) and 4 (the page could not be fetched).`;
 
 export function buildProgram(ctx: Context, globals: { current: GlobalOptions }): Command {
   const program = new Command('svc')
@@ -45,6 +47,7 @@ export function buildProgram(ctx: Context, globals: { current: GlobalOptions }):
   registerChat(program, ctx);
   registerLogin(program, ctx);
   registerMod(program, ctx);
+  registerCompletion(program, ctx);
 
   // Every command (and group) exits through us rather than process.exit.
   const all = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(all)];
@@ -96,6 +99,10 @@ function report(err: unknown, ctx: Context): number {
   if (err instanceof NetworkError) {
     ctx.note(`svc: cannot reach the API: ${err.message}`);
     return EXIT.api;
+  }
+  if (err instanceof CommandExit) {
+    ctx.note(`svc: ${err.message}`);
+    return err.code;
   }
   if (err instanceof CommandFailed) {
     ctx.note(`svc: ${err.message}`);

@@ -159,3 +159,27 @@ export const sampleApp = (over: Record<string, unknown> = {}) => ({
   svc_sdk_version: null,
   ...over,
 });
+
+/** A site as the submit answers it for a new URL: the host as title, nothing fetched yet. */
+export const sampleSite = (over: Record<string, unknown> = {}) => ({
+  id: 's1',
+  url: 'https://example.com/page',
+  title: 'example.com',
+  description: '',
+  favicon_url: null,
+  og_image_url: null,
+  domain: 'example.com',
+  tags: [],
+  submit_count: 1,
+  click_count: 0,
+  hot_score: 0,
+  site_type: 'website',
+  social_platform: null,
+  social_username: null,
+  boost_count: 0,
+  is_claimed: false,
+  is_promoted: false,
+  first_submitted_at: '2026-11-22T00:00:00.000Z',
+  last_activity_at: '2026-11-22T00:00:00.000Z',
+  ...over,
+});
