@@ -152,6 +152,7 @@ describe('docs/configuration.md', () => {
     'services/translate/src/config.ts',
     'services/realtime/src/config.ts',
     'services/web/server/config.ts',
+    'services/mcp/src/config.ts',
   ];
 
   it('names every setting of the config schemas', () => {
