@@ -237,10 +237,15 @@ describe('what goes wrong', () => {
     expect(error.message).toMatch(/Unknown tool: delete_everything\. The tools are search_sites, /);
   });
 
-  it('text the API refuses (a NUL) is the tool’s error, not the transport’s', async () => {
+  it('text the API refuses (a NUL, a lone surrogate) is the tool’s error, not the transport’s', async () => {
     const client = await agent();
     const result = (await client.callTool({ name: 'translate', arguments: { text: 'a\u0000b', targetLang: 'ja' } })) as CallToolResult;
     expect(result).toMatchObject({ isError: true, _meta: { status: 400 } });
+    // A lone surrogate in a path or query argument reaches the endpoint as bytes that are not UTF-8.
+    for (const args of [{ name: 'get_app', arguments: { slug: '\ud800' } }, { name: 'search_sites', arguments: { search: 'x\udc00' } }]) {
+      const refused = (await client.callTool(args)) as CallToolResult;
+      expect({ args, result: refused }).toMatchObject({ args, result: { isError: true, _meta: { status: 400 } } });
+    }
   });
 
   it('the translate limit reached through MCP is a tool error saying when to retry, counted against the agent', async () => {

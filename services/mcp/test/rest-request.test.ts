@@ -1,7 +1,7 @@
 // A tool call as its REST request: arguments into path, query and body, as the catalogue says.
 import { describe, expect, it } from '@jest/globals';
 import { buildAgentTools } from '@svc/discovery';
-import { restRequestOf } from '../src/domain/rest-request.js';
+import { percentEncoded, restRequestOf } from '../src/domain/rest-request.js';
 
 const tools = buildAgentTools();
 const tool = (name: string) => tools.find((t) => t.name === name)!;
@@ -10,7 +10,7 @@ describe('restRequestOf', () => {
   it('puts query arguments in the query string, leaving out those not given', () => {
     expect(restRequestOf(tool('search_sites'), { search: '工具 & more', page: 2 })).toEqual({
       method: 'GET',
-      path: '/api/sites?search=%E5%B7%A5%E5%85%B7+%26+more&page=2',
+      path: '/api/sites?search=%E5%B7%A5%E5%85%B7%20%26%20more&page=2',
     });
     expect(restRequestOf(tool('read_chat'), {})).toEqual({ method: 'GET', path: '/api/messages' });
   });
@@ -34,5 +34,13 @@ describe('restRequestOf', () => {
     expect(restRequestOf(tool('get_app'), { slug: '..' }).path).toBe('/api/v1/apps/%2E%2E');
     expect(restRequestOf(tool('get_app'), { slug: '.' }).path).toBe('/api/v1/apps/%2E');
     expect(restRequestOf(tool('get_app'), { slug: 'v1.2' }).path).toBe('/api/v1/apps/v1.2');
+  });
+
+  it('writes a lone surrogate as its WTF-8 bytes, for the endpoint to refuse as REST would', () => {
+    expect(percentEncoded('a\ud800b')).toBe('a%ED%A0%80b');
+    expect(percentEncoded('😀\udfff')).toBe('%F0%9F%98%80%ED%BF%BF');
+    expect(percentEncoded('a b/é')).toBe(encodeURIComponent('a b/é'));
+    expect(restRequestOf(tool('get_app'), { slug: '\ud800' }).path).toBe('/api/v1/apps/%ED%A0%80');
+    expect(restRequestOf(tool('search_sites'), { search: 'x\udc00' }).path).toBe('/api/sites?search=x%ED%B0%80');
   });
 });

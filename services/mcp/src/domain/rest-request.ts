@@ -1,6 +1,7 @@
 // A tool call as the REST request that carries it out: each argument goes where the tool
 // says (path segment, query parameter or JSON body field), as the endpoint reads it.
 import type { AgentTool } from '@svc/discovery';
+import { isWellFormedText } from '@svc/types';
 
 export interface RestRequest {
   method: string;
@@ -14,7 +15,7 @@ type Scalar = string | number | boolean;
 
 export function restRequestOf(tool: Pick<AgentTool, 'http'>, args: Record<string, unknown>): RestRequest {
   const { method, path, arguments: where } = tool.http;
-  const query = new URLSearchParams();
+  const query: string[] = [];
   let body: Record<string, unknown> | undefined;
   const segments: Record<string, string> = {};
   for (const [name, location] of Object.entries(where)) {
@@ -22,11 +23,11 @@ export function restRequestOf(tool: Pick<AgentTool, 'http'>, args: Record<string
     const value = args[name];
     if (value === undefined) continue;
     if (location === 'body') body![name] = value;
-    else if (location === 'query') query.append(name, String(value as Scalar));
+    else if (location === 'query') query.push(`${percentEncoded(name)}=${percentEncoded(String(value as Scalar))}`);
     else segments[name] = segmentOf(String(value as Scalar));
   }
   const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => segments[name] ?? '');
-  const search = query.toString();
+  const search = query.join('&');
   return { method, path: search ? `${filled}?${search}` : filled, ...(body ? { body } : {}) };
 }
 
@@ -35,6 +36,28 @@ export function restRequestOf(tool: Pick<AgentTool, 'http'>, args: Record<string
  * the way (`/api/v1/apps/..`): it is escaped, so it reaches the endpoint as the value it is.
  */
 function segmentOf(value: string): string {
-  const encoded = encodeURIComponent(value);
+  const encoded = percentEncoded(value);
   return /^\.+$/.test(encoded) ? encoded.replace(/\./g, '%2E') : encoded;
+}
+
+/**
+ * encodeURIComponent, except that a lone surrogate (JSON can carry one; encodeURIComponent
+ * throws on it, URLSearchParams would quietly turn it into U+FFFD) is written as the bytes
+ * it would be in WTF-8. The endpoint then sees what REST would: a path or query that does not
+ * decode to UTF-8, which it refuses with its 400.
+ */
+export function percentEncoded(value: string): string {
+  if (isWellFormedText(value)) return encodeURIComponent(value);
+  let out = '';
+  // for…of yields a surrogate pair as one character, a lone surrogate as one code unit.
+  for (const char of value) {
+    const unit = char.charCodeAt(0);
+    if (char.length === 2 || unit < 0xd800 || unit > 0xdfff) {
+      out += encodeURIComponent(char);
+      continue;
+    }
+    for (const byte of [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)])
+      out += `%${byte.toString(16).toUpperCase()}`;
+  }
+  return out;
 }
