@@ -9,10 +9,10 @@
 #
 #   docker build --build-arg SERVICE=web -t ghcr.io/svc-platform/web .
 #
-# SERVICE is gateway | auth | app-store | sites | chat | translate | realtime | web.
+# SERVICE is gateway | auth | app-store | sites | chat | translate | realtime | web | mcp.
 # web (the server-rendered pages) also ships services/web/build, the React Router build
 # (server bundle + client assets) its dist/main.js serves.
-# The `deps` and `build` stages do not depend on SERVICE, so building the eight images
+# The `deps` and `build` stages do not depend on SERVICE, so building the nine images
 # from one context reuses them from the layer cache: the workspace is installed and
 # compiled once, and only the small per-service `deploy`/`runtime` stages differ.
 
@@ -75,8 +75,8 @@ FROM build AS deploy
 ARG SERVICE
 RUN set -eu; \
     case "${SERVICE:-}" in \
-      gateway|auth|app-store|sites|chat|translate|realtime|web) ;; \
-      *) echo "build arg SERVICE must be one of gateway auth app-store sites chat translate realtime web, got '${SERVICE:-}'" >&2; exit 1 ;; \
+      gateway|auth|app-store|sites|chat|translate|realtime|web|mcp) ;; \
+      *) echo "build arg SERVICE must be one of gateway auth app-store sites chat translate realtime web mcp, got '${SERVICE:-}'" >&2; exit 1 ;; \
     esac; \
     pnpm --filter "@svc/${SERVICE}" deploy --legacy --prod /out; \
     test -d /out/dist || { echo "@svc/${SERVICE} has no dist/ after the build" >&2; exit 1; }; \

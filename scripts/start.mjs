@@ -20,6 +20,8 @@ const PROCESSES = [
   { name: 'realtime', dir: 'services/realtime', entry: 'dist/main.js', port: 4006 },
   // The server-rendered pages (it also needs services/web/build from its build).
   { name: 'web', dir: 'services/web', entry: 'dist/main.js', port: 4007 },
+  // The MCP server at /mcp: calls the services above on loopback, which they trust.
+  { name: 'mcp', dir: 'services/mcp', entry: 'dist/main.js', port: 4008 },
   { name: 'gateway', dir: 'gateway', entry: 'dist/main.js', port: GATEWAY_PORT },
 ];
 /** Settings of one process beyond the shared environment (which wins when it sets them). */

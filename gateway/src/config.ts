@@ -20,6 +20,8 @@ export const UPSTREAMS = {
   chat: upstream('chat'),
   translate: upstream('translate'),
   realtime: upstream('realtime'),
+  // The MCP server (/mcp): agents' tool calls.
+  mcp: upstream('mcp'),
   // Every page path (proxy/routing-table.ts): the server-rendered web client.
   web: upstream('web'),
 } as const;

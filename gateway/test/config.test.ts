@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       translate: 'http://127.0.0.1:4005',
       realtime: 'http://127.0.0.1:4006',
       web: 'http://127.0.0.1:4007',
+      mcp: 'http://127.0.0.1:4008',
     });
     expect(config.corsOrigins).toEqual([]);
   });
@@ -119,6 +120,13 @@ describe('findRoute', () => {
     expect(findRoute(HTTP_ROUTES, '/api/sites2')).toBeUndefined();
     expect(findRoute(HTTP_ROUTES, '/api/v1?x')).toBeUndefined();
     expect(findRoute(HTTP_ROUTES, 'http://evil/api/v1/apps')).toBeUndefined();
+  });
+
+  it('sends /mcp, any method, to the MCP server and keeps the rest of its segment', () => {
+    expect(findRoute(HTTP_ROUTES, '/mcp')?.upstream).toBe('mcp');
+    expect(findRoute(HTTP_ROUTES, '/mcp?x=1')?.upstream).toBe('mcp');
+    for (const url of ['/mcp/', '/mcp/x', '/MCP', '/%6dcp']) expect([url, findRoute(HTTP_ROUTES, url)]).toEqual([url, undefined]);
+    expect(findRoute(HTTP_ROUTES, '/mcpx')?.upstream).toBe('web');
   });
 
   it('sends every other origin-form path to web', () => {

@@ -188,11 +188,16 @@ describe('/openapi.json against the routing table', () => {
     }
   });
 
-  it('every API route of the table serves at least one documented path (pages are not in it)', () => {
+  it('every API route of the table serves at least one documented path (pages are not in it)', async () => {
+    // The MCP server is JSON-RPC, not REST: mcp.json documents it (`remotes`), OpenAPI does not.
+    const mcp = (await request(`${gw.url}/.well-known/mcp.json`)).json() as { remotes: { url: string }[] };
+    const mcpPaths = mcp.remotes.map((r) => new URL(r.url).pathname);
+    expect(mcpPaths).toEqual(['/mcp']);
     for (const route of [...HTTP_ROUTES, ...WS_ROUTES].filter((r) => r.upstream !== 'web')) {
-      const used = Object.keys(paths).some((p) => findRoute([route], concrete(p)) !== undefined);
+      const used = [...Object.keys(paths), ...mcpPaths].some((p) => findRoute([route], concrete(p)) !== undefined);
       expect([route.path, used]).toEqual([route.path, true]);
     }
+    expect(findRoute(HTTP_ROUTES, '/mcp')?.upstream).toBe('mcp');
   });
 
   it('every proxied request of a documented operation reaches its service through the gateway', async () => {

@@ -292,6 +292,7 @@ describe('own routes', () => {
         translate: 'ready',
         realtime: 'ready',
         web: 'ready',
+        mcp: 'ready',
       },
     });
     stubs.chat.ready = false;

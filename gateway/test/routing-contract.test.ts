@@ -27,7 +27,9 @@ describe('routing table vs the endpoint catalogue', () => {
   });
 
   it('has no API route that no endpoint uses (the page route serves web, not the catalogue)', () => {
-    for (const route of [...HTTP_ROUTES, ...WS_ROUTES].filter((r) => r.upstream !== 'web')) {
+    // The MCP server (JSON-RPC at /mcp) is not a REST endpoint: gateway/test/discovery.test.ts
+    // checks it against mcp.json's `remotes`.
+    for (const route of [...HTTP_ROUTES, ...WS_ROUTES].filter((r) => r.upstream !== 'web' && r.upstream !== 'mcp')) {
       const used = ENDPOINTS.some(
         (e) => e.service === route.upstream && findRoute([route], concrete(e.path)) !== undefined,
       );

@@ -6,6 +6,9 @@
 // served /openapi.json documents for the operation; a 2xx whose body parses with the
 // operation's response schema (zod, and the document's through the contract harness).
 // Every operation must succeed at least once, so the run is more than 401s and 429s.
+// The agent tools' inputs also go through the MCP server (/mcp) with the SDK's client
+// (fuzz/mcp-calls.ts): every call ends as a tool result without a 5xx behind it or as
+// JSON-RPC "invalid params", never as a transport failure; every tool succeeds at least once.
 //
 // Bounded and reproducible: FUZZ_SEED (printed at the start; random when unset) and
 // FUZZ_RUNS requests per operation (default 50). A failure prints the command that replays
@@ -14,10 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
+import { TOOL_SPECS } from '@svc/discovery';
 import { ENDPOINTS } from '@svc/types';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ServiceProcess } from '@svc/service-kit/testing';
 import { loadContract, type Contract } from './contract-harness.js';
 import { startFakes } from './contract-system-fakes.js';
+import { createMcpRunner, toolCallArbitrary, type ListedTool, type McpRunner, type ToolCall } from './fuzz/mcp-calls.js';
 import { createRunner, requestArbitrary, type FuzzRequest, type Runner } from './fuzz/requests.js';
 import { MODERATOR_EMAIL, seedWorld, type World } from './fuzz/world.js';
 import { createTestSystem, type FakeResend } from './system-processes.js';
@@ -41,6 +48,9 @@ let contract: Contract;
 let resend: FakeResend;
 let world: World;
 let runner: Runner;
+let mcpRunner: McpRunner;
+/** The tools as the MCP server lists them (their inputSchemas drive the generated calls). */
+let listedTools: ListedTool[];
 const startedAt = Date.now();
 
 beforeAll(async () => {
@@ -87,6 +97,7 @@ beforeAll(async () => {
     start('translate', { ...common, ...ai, TRANSLATE_AI_MAX_RETRIES: '0' }),
   ]);
   const realtime = await start('realtime', { REDIS_PREFIX: system.redisPrefix, CHAT_URL: chat!.url, INTERNAL_TOKEN });
+  const mcp = await start('mcp', { APP_STORE_URL: appStore!.url, SITES_URL: sites!.url, CHAT_URL: chat!.url, TRANSLATE_URL: translate!.url });
   // The gateway sends page paths to web and its /readyz asks web: an always-ready stand-in.
   const web = http.createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ready"}'));
   await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
@@ -99,15 +110,22 @@ beforeAll(async () => {
     TRANSLATE_URL: translate!.url,
     REALTIME_URL: realtime.url,
     WEB_URL: `http://127.0.0.1:${(web.address() as AddressInfo).port}`,
+    MCP_URL: mcp.url,
     // Each request names its own client (X-Forwarded-For), as a proxy in front would.
     TRUST_PROXY: 'loopback',
   });
   contract = await loadContract(gateway.url);
   world = await seedWorld({ contract, resend, captchaToken: CAPTCHA_TOKEN, website });
   runner = createRunner({ baseUrl: gateway.url, contract, world, resend });
+  mcpRunner = createMcpRunner({ baseUrl: gateway.url });
+  const lister = new Client({ name: 'svc-contract-fuzz', version: '1.0.0' });
+  await lister.connect(new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp`)));
+  listedTools = (await lister.listTools()).tools as ListedTool[];
+  await lister.close();
 }, 120_000);
 
 afterAll(async () => {
+  await mcpRunner?.close();
   await system.stop();
   if (!runner) return;
   const byStatus: Record<number, number> = {};
@@ -116,6 +134,9 @@ afterAll(async () => {
     `contract fuzz: seed ${SEED}, ${runner.sent()} requests (and ${world.seedRequests} to seed) in ` +
       `${((Date.now() - startedAt) / 1000).toFixed(0)} s, start and stop included; statuses ${JSON.stringify(byStatus)}`,
   );
+  const endings: Record<string, number> = {};
+  for (const e of [...(mcpRunner?.endings().values() ?? [])].flat()) endings[e] = (endings[e] ?? 0) + 1;
+  console.log(`contract fuzz: MCP tool calls ended as ${JSON.stringify(endings)}`);
 }, 60_000);
 
 /**
@@ -165,6 +186,40 @@ describe('every operation keeps the contract under generated requests', () => {
     expect(ran.filter((id) => !succeeded(id))).toEqual([]);
   });
 
+});
+
+/** The property of one tool: every call through the MCP server ends as a client expects. */
+async function fuzzTool(name: string): Promise<void> {
+  const tool = listedTools.find((t) => t.name === name);
+  expect(tool).toBeDefined();
+  const property = fc.asyncProperty(toolCallArbitrary(tool!, world), async (call: ToolCall) => {
+    const outcome = await mcpRunner.run(call);
+    if (outcome.problems.length > 0)
+      throw new Error(`${outcome.problems.join('\n')}\ncall (${call.variant}, agent ${call.ip}): ${name} ${JSON.stringify(call.arguments).slice(0, 500)}`);
+  });
+  const path = process.env.FUZZ_PATH;
+  const details = await fc.check(property, { seed: seedOf(`mcp ${name}`), numRuns: RUNS, endOnFailure: true, ...(path ? { path } : {}) });
+  if (details.failed)
+    throw new Error(
+      `replay: FUZZ_SEED=${SEED} FUZZ_PATH=${details.counterexamplePath} pnpm test -- test/contract-fuzz.test.ts -t 'MCP ${name}'\n` +
+        `${fc.defaultReportMessage(details)}\n\n${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`,
+    );
+}
+
+describe('every agent tool keeps the MCP contract under generated calls', () => {
+  it('the server lists the tools of the catalogue', () => {
+    expect(listedTools.map((t) => t.name)).toEqual(TOOL_SPECS.map((t) => t.name));
+  });
+
+  for (const { name } of TOOL_SPECS) it(`MCP ${name}`, () => fuzzTool(name), 120_000);
+
+  it('every tool answered at least one success', () => {
+    const endings = mcpRunner.endings();
+    expect(TOOL_SPECS.map((t) => t.name).filter((name) => !(endings.get(name) ?? []).includes('result ok'))).toEqual([]);
+  });
+});
+
+describe('the run', () => {
   it('ran with the raised limits it was given (RateLimit-Limit is the catalogue limit × RATE_LIMIT_SCALE)', async () => {
     const res = await contract.request('/api/v1/categories', { headers: { 'x-forwarded-for': '198.51.100.200' } });
     const catalogue = ENDPOINTS.find((e) => e.operationId === 'listAppCategories')!.rateLimit!.limit;

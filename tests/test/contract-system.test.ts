@@ -1,5 +1,5 @@
 // Whole-system contract test: every built process (gateway, auth, app-store, sites + its
-// worker, chat, translate, realtime) on fresh PostgreSQL schemas and one Redis prefix, with
+// worker, chat, translate, realtime, mcp) on fresh PostgreSQL schemas and one Redis prefix, with
 // loopback fakes of the third-party services. Every operation of the served /openapi.json
 // is called through the gateway with contract.request, for its success answer and its main
 // error answers, so each answer is checked against the document (status, body, headers).
@@ -163,6 +163,13 @@ beforeAll(async () => {
       }),
   });
   const { port: webPort } = web.address() as net.AddressInfo;
+  // The MCP server is one more upstream (its /readyz is in the gateway's); tests/test/mcp.test.ts tests it.
+  const mcp = await start('services/mcp/dist/main.js', {
+    APP_STORE_URL: appStore!.url,
+    SITES_URL: sites!.url,
+    CHAT_URL: chat!.url,
+    TRANSLATE_URL: translate!.url,
+  });
   gateway = await start('gateway/dist/main.js', {
     AUTH_URL: auth!.url,
     APP_STORE_URL: appStore!.url,
@@ -171,6 +178,7 @@ beforeAll(async () => {
     TRANSLATE_URL: translate!.url,
     REALTIME_URL: realtime.url,
     WEB_URL: `http://127.0.0.1:${webPort}`,
+    MCP_URL: mcp.url,
     PUBLIC_BASE_URL,
     // The test names a client IP per scenario (X-Forwarded-For), so per-IP limits of one
     // scenario do not leak into the next.

@@ -65,6 +65,7 @@ const PROCESSES: Record<string, ProcessSpec> = {
       'TRANSLATE_URL',
       'REALTIME_URL',
       'WEB_URL',
+      'MCP_URL',
       'TRUST_PROXY',
       'PUBLIC_BASE_URL',
       'CORS_ORIGINS',
@@ -77,6 +78,7 @@ const PROCESSES: Record<string, ProcessSpec> = {
       TRANSLATE_URL: 'translate',
       REALTIME_URL: 'realtime',
       WEB_URL: 'web',
+      MCP_URL: 'mcp',
     },
     k8sService: true,
     hpa: true,
@@ -175,9 +177,25 @@ const PROCESSES: Record<string, ProcessSpec> = {
     usesRedis: false,
     shipsDirs: ['build'],
   },
+  // The MCP server: calls app-store, sites, chat and translate on their public ports with
+  // each agent's address (docs/decisions/028-mcp-server.md). No database, no Redis, no secret.
+  mcp: {
+    port: 4008,
+    pkgDir: 'services/mcp',
+    service: 'mcp',
+    entry: 'dist/main.js',
+    needs: ['APP_STORE_URL', 'SITES_URL', 'CHAT_URL', 'TRANSLATE_URL', 'MCP_ALLOWED_ORIGINS', 'TRUSTED_PROXIES'],
+    urls: { APP_STORE_URL: 'app-store', SITES_URL: 'sites', CHAT_URL: 'chat', TRANSLATE_URL: 'translate' },
+    k8sService: true,
+    hpa: false,
+    usesDatabase: false,
+    usesRedis: false,
+  },
 };
+/** The services whose endpoints the MCP tools call: they trust mcp's address too. */
+const CALLED_BY_MCP = ['app-store', 'sites', 'chat', 'translate'];
 const NAMES = Object.keys(PROCESSES);
-const SERVICE_ARGS = ['gateway', 'auth', 'app-store', 'sites', 'chat', 'translate', 'realtime', 'web'];
+const SERVICE_ARGS = ['gateway', 'auth', 'app-store', 'sites', 'chat', 'translate', 'realtime', 'web', 'mcp'];
 /** Settings every process gets in both environments (REDIS_URL: those that use Redis). */
 const COMMON = ['PORT', 'NODE_ENV', 'LOG_LEVEL'];
 const commonOf = (p: ProcessSpec) => (p.usesRedis === false ? COMMON : [...COMMON, 'REDIS_URL']);
@@ -722,20 +740,27 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(compose.volumes ?? {})).toContain(dataVolume!.split(':')[0]);
   });
 
-  it('services and web trust X-Forwarded-For from the gateway\'s fixed address only', () => {
-    const gatewayNets = services.gateway?.networks;
-    const address = !Array.isArray(gatewayNets) ? gatewayNets?.default?.ipv4_address : undefined;
-    expect(address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+  it('services and web trust X-Forwarded-For from the gateway\'s fixed address only, and the four mcp calls from mcp\'s too', () => {
+    const fixedAddress = (name: string) => {
+      const nets = services[name]?.networks;
+      return !Array.isArray(nets) ? nets?.default?.ipv4_address : undefined;
+    };
+    const address = fixedAddress('gateway');
+    const mcpAddress = fixedAddress('mcp');
     const subnet = compose.networks?.default?.ipam?.config?.[0]?.subnet ?? '';
     const [base, bits] = subnet.split('/');
     const toInt = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
     const block = 2 ** (32 - Number(bits));
-    // The address lies in the compose network's subnet.
-    expect(Math.floor(toInt(address!) / block)).toBe(Math.floor(toInt(base!) / block));
+    for (const fixed of [address, mcpAddress]) {
+      expect(fixed).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+      // The address lies in the compose network's subnet.
+      expect(Math.floor(toInt(fixed!) / block)).toBe(Math.floor(toInt(base!) / block));
+    }
+    expect(mcpAddress).not.toBe(address);
     for (const name of NAMES.filter((n) => n !== 'gateway' && n !== 'sites-worker')) {
       expect({ name, trusted: composeEnv(services[name]!).TRUSTED_PROXIES }).toEqual({
         name,
-        trusted: address,
+        trusted: CALLED_BY_MCP.includes(name) ? `${address},${mcpAddress}` : address,
       });
     }
   });

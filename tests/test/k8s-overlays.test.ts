@@ -124,8 +124,11 @@ const PORTS: Record<string, number> = {
   translate: 4005,
   realtime: 4006,
   web: 4007,
+  mcp: 4008,
 };
-const UPSTREAMS = ['auth', 'app-store', 'sites', 'chat', 'translate', 'realtime', 'web'];
+const UPSTREAMS = ['auth', 'app-store', 'sites', 'chat', 'translate', 'realtime', 'web', 'mcp'];
+/** The services whose REST endpoints the MCP tools call. */
+const CALLED_BY_MCP = ['app-store', 'sites', 'chat', 'translate'];
 const POSTGRES_USERS = ['auth', 'app-store', 'sites', 'sites-worker', 'chat', 'svc-migrate'];
 const REDIS_USERS = [
   'gateway',
@@ -517,7 +520,7 @@ describe.each(Object.keys(TARGETS))('k8s %s, rendered', (target) => {
     const images = objects.flatMap(
       (o) => podTemplate(o)?.spec.containers.map((c) => c.image ?? '') ?? [],
     );
-    expect(images.length).toBe(10);
+    expect(images.length).toBe(11);
     for (const image of images) {
       expect(image.startsWith(IMAGE_PREFIX)).toBe(true);
       if (target === 'base') continue;
@@ -591,6 +594,7 @@ describe.each(Object.keys(TARGETS))('k8s %s, rendered', (target) => {
         ...UPSTREAMS.map((u) => `gateway -> ${u}:${PORTS[u]}`),
         'web -> gateway:8080',
         'realtime -> chat:4004',
+        ...CALLED_BY_MCP.map((s) => `mcp -> ${s}:${PORTS[s]}`),
       ]);
       const actual = new Set<string>();
       for (const [fromName, from] of all) {

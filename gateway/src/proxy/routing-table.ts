@@ -1,8 +1,8 @@
 // THE routing table: every public path the gateway forwards, and the service that owns it.
 // The API paths first, then the web client, which takes every path the gateway does not
 // keep for itself. Kept (never sent to web, answered by own-routes: the document, 404, 405
-// or 426): /api and /api/*, /.well-known/*, /healthz, /readyz, /metrics, /openapi.json,
-// /llms.txt, /llms-full.txt — see GATEWAY_SEGMENTS.
+// or 426): /api and /api/*, /mcp/*, /.well-known/*, /healthz, /readyz, /metrics,
+// /openapi.json, /llms.txt, /llms-full.txt — see GATEWAY_SEGMENTS.
 import type { UpstreamName } from '../config.js';
 
 /**
@@ -34,6 +34,9 @@ export const HTTP_ROUTES: readonly Route[] = [
   { path: '/api/moderation/messages', match: 'subtree', upstream: 'chat' },
   { path: '/api/moderation/chat', match: 'subtree', upstream: 'chat' },
   { path: '/api/translate', match: 'exact', upstream: 'translate' },
+  // The MCP server (Streamable HTTP, JSON-RPC): one path, every method (POST, GET, DELETE,
+  // OPTIONS); not a REST endpoint, so not in the endpoint catalogue (docs/decisions/028-mcp-server.md).
+  { path: '/mcp', match: 'exact', upstream: 'mcp' },
   // Last: everything else is a page (`/`, `/site/x`, `/assets/…`, `/favicon.ico`, `/robots.txt`).
   { path: '/', match: 'pages', upstream: 'web' },
 ];
@@ -46,6 +49,7 @@ export const HTTP_ROUTES: readonly Route[] = [
  */
 export const GATEWAY_SEGMENTS: ReadonlySet<string> = new Set([
   'api',
+  'mcp',
   '.well-known',
   'healthz',
   'readyz',

@@ -59,7 +59,7 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     method: 'POST',
     path: '/api/sites',
     description:
-      'Share a website URL (http or https). A new site answers isNew true; a known one has its submit count raised. Title, description, images and 1–3 tags are fetched and assigned shortly after. May require captchaToken when the deployment enables CAPTCHA. 5 per minute per IP.',
+      'Share a website URL (http or https). A new site answers isNew true; a known one has its submit count raised. Title, description, images and 1–3 tags are fetched and assigned shortly after. When the deployment checks a CAPTCHA, captchaToken is required: a token the CAPTCHA widget of the web client’s submit form gives a person (without one the call fails with 403). 5 per minute per IP.',
     writes: true,
     openWorld: true,
   },
@@ -96,13 +96,23 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   },
 ];
 
-/** JSON Schema 2020-12 of a zod schema, without the `$schema` line (it is embedded). */
+/**
+ * JSON Schema 2020-12 of a zod schema, without the `$schema` line (it is embedded). Only
+ * JSON Schema keywords: the OpenAPI metadata of a parameter (`.meta({ param })`, read by
+ * zod-openapi) would be an unknown keyword that strict validators refuse, so its
+ * description becomes the property's own (it is the longer one, written for callers).
+ */
 function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io,
-    // Outputs stay open to fields added later (as in /openapi.json).
     override: ({ zodSchema, jsonSchema }) => {
+      const param = (jsonSchema as { param?: { description?: string } }).param;
+      if (param !== undefined) {
+        if (param.description) jsonSchema.description = param.description;
+        delete (jsonSchema as { param?: unknown }).param;
+      }
+      // Outputs stay open to fields added later (as in /openapi.json).
       const def = zodSchema._zod.def as {
         type: string;
         catchall?: { _zod: { def: { type: string } } };
@@ -146,7 +156,9 @@ function toolOf(spec: ToolSpec, endpoint: Endpoint): AgentTool {
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    inputSchema: toJsonSchema(z.object(shape), 'input'),
+    // Closed: an argument the tool does not know (a misspelt `query` for `search`) is
+    // refused, where the REST endpoint would ignore it and answer something unasked for.
+    inputSchema: toJsonSchema(z.strictObject(shape), 'input'),
     outputSchema: output,
     annotations: {
       readOnlyHint: !spec.writes,

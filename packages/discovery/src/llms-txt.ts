@@ -3,6 +3,7 @@
 // rendered from the generated OpenAPI document and the catalogue, never written by hand.
 import { SESSION_COOKIE_NAME, type Endpoint } from '@svc/types';
 import type { AgentTool } from './agent-tools.js';
+import { MCP_PATH } from './agent-manifests.js';
 import { describeAuth, describeRateLimit } from './endpoint-prose.js';
 import { API_TITLE, TAGS } from './openapi.js';
 import { fieldLines, typeText, valueText } from './schema-text.js';
@@ -82,7 +83,7 @@ export function buildLlmsTxt(input: LlmsInput): string {
     '',
     `- [Complete reference](${baseUrl}/llms-full.txt): every endpoint with its parameters, limits and errors, and every shape`,
     `- [OpenAPI 3.1 document](${baseUrl}/openapi.json): the machine-readable specification`,
-    `- [MCP tool definitions](${baseUrl}/.well-known/mcp.json): ${input.tools.map((t) => t.name).join(', ')}`,
+    `- [MCP server](${baseUrl}${MCP_PATH}): Streamable HTTP, tools ${input.tools.map((t) => t.name).join(', ')}; definitions in ${baseUrl}/.well-known/mcp.json`,
     '',
   );
   for (const [tag, endpoints] of byTag(input)) {
@@ -191,7 +192,7 @@ export function buildLlmsFullTxt(input: LlmsInput): string {
   lines.push(
     '## Agent tools',
     '',
-    `Also in ${baseUrl}/.well-known/mcp.json with JSON Schemas.`,
+    `The tools of the MCP server at ${baseUrl}${MCP_PATH} (Streamable HTTP), also in ${baseUrl}/.well-known/mcp.json with JSON Schemas.`,
     '',
   );
   for (const tool of input.tools) {

@@ -4,12 +4,14 @@ import { describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { buildAgentTools } from '../src/agent-tools.js';
-import { buildAiPlugin, buildMcpManifest } from '../src/agent-manifests.js';
+import { buildAiPlugin, buildMcpManifest, mcpToolOf } from '../src/agent-manifests.js';
 import { buildDiscoveryDocuments } from '../src/documents.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+/** Strict mode refuses unknown keywords, ambiguous types and unknown formats. */
+const strictAjv = addFormats(new Ajv2020({ strict: true, allErrors: true }));
 const tools = buildAgentTools();
 const tool = (name: string) => tools.find((t) => t.name === name)!;
 const accepts = (name: string, input: unknown) => ajv.validate(tool(name).inputSchema, input);
@@ -25,6 +27,31 @@ describe('agent tools', () => {
       ['read_chat', 'GET', '/api/messages'],
     ]);
     for (const t of tools) expect(t.inputSchema.type).toBe('object');
+  });
+
+  it('have input and output schemas that compile as strict JSON Schema 2020-12', () => {
+    for (const t of tools) {
+      for (const which of ['inputSchema', 'outputSchema'] as const) {
+        let problem: string | undefined;
+        try {
+          strictAjv.compile(t[which]);
+        } catch (error) {
+          problem = (error as Error).message;
+        }
+        expect({ tool: t.name, which, problem }).toEqual({ tool: t.name, which, problem: undefined });
+      }
+    }
+    // The parameter's OpenAPI description is the property's own.
+    expect(tool('search_sites').inputSchema.properties).toMatchObject({
+      search: { description: expect.stringContaining('Words to find') },
+    });
+    expect(JSON.stringify(tools.map((t) => t.inputSchema))).not.toContain('"param"');
+  });
+
+  it('refuse arguments they do not know (a misspelt name is an error, not ignored)', () => {
+    for (const t of tools) expect(t.inputSchema.additionalProperties).toBe(false);
+    expect(accepts('search_sites', { query: 'tools' })).toBe(false);
+    expect(accepts('search_sites', { search: 'tools' })).toBe(true);
   });
 
   it('merge path, query and body into one input schema and say where each goes', () => {
@@ -70,6 +97,20 @@ describe('manifests', () => {
     });
     expect(plugin.description_for_model.length).toBeGreaterThan(50);
     expect(plugin.tools.map((t: Json) => t.name)).toEqual(tools.map((t) => t.name));
+  });
+
+  it('mcp.json names the MCP server at /mcp (Streamable HTTP) as the registry does', () => {
+    const mcp = buildMcpManifest('https://svc.test', tools) as Json;
+    expect(mcp.remotes).toEqual([{ type: 'streamable-http', url: 'https://svc.test/mcp' }]);
+    expect(mcp.transport).toMatchObject({ type: 'streamable-http', url: 'https://svc.test/mcp' });
+    expect(mcp.transport.note).not.toMatch(/plain HTTPS/);
+  });
+
+  it('the live server lists the tools of mcp.json, without the HTTP call', () => {
+    const mcp = buildMcpManifest('https://svc.test', tools) as Json;
+    const listed = tools.map(mcpToolOf);
+    expect(listed.map((t) => ({ ...t, _meta: mcp.tools.find((m: Json) => m.name === t.name)._meta }))).toEqual(mcp.tools);
+    for (const t of listed) expect(Object.keys(t)).not.toContain('_meta');
   });
 
   it('mcp.json lists the tools in MCP Tool shape with the HTTP call in _meta', () => {

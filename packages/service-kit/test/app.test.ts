@@ -100,6 +100,18 @@ describe('createServiceApp', () => {
     }
   });
 
+  it('leaves such text to the routes when told to (refuseInvalidText: false)', async () => {
+    const lenient = createServiceApp({
+      logger,
+      refuseInvalidText: false,
+      routes: (a) => a.post('/echo', (req, res) => void res.json({ got: req.body })),
+    });
+    const res = await request(lenient).post('/echo').send({ text: 'a\u0000b', other: '\ud800' });
+    expect([res.status, res.body]).toEqual([200, { got: { text: 'a\u0000b', other: '\ud800' } }]);
+    // Bytes that are not UTF-8 are still no JSON text.
+    expect((await postBytes(lenient, '/echo', Buffer.from('{"text":"\xff"}', 'latin1'))).status).toBe(400);
+  });
+
   it('takes text outside the Basic Multilingual Plane and bidirectional marks as ordinary input', async () => {
     expect((await request(app).get('/items/%F0%A0%AE%B7%F0%9F%98%80')).body).toEqual({ id: '𠮷😀' });
     expect((await request(app).get('/items/%E2%80%AEx?q=%F0%A9%B8%BD')).body).toEqual({ id: '\u202ex' });

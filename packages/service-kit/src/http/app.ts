@@ -38,6 +38,13 @@ export interface ServiceAppOptions {
    * routes are registered (on the app or on a mounted Router).
    */
   service?: ServiceName;
+  /**
+   * Refuse text no store can hold (a NUL, a lone surrogate) anywhere in a request with
+   * 400 before the routes run. Default true. Off only for a protocol that answers bad
+   * input inside its own envelope (the MCP server: a tool argument the API refuses is
+   * that tool's error), and which hands the text on to services that refuse it.
+   */
+  refuseInvalidText?: boolean;
 }
 
 export function createServiceApp(options: ServiceAppOptions): Express {
@@ -84,7 +91,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       }),
     ),
   );
-  app.use(refuseInvalidText);
+  if (options.refuseInvalidText ?? true) app.use(refuseInvalidText);
   options.routes(app);
   app.use(methodNotAllowedOrNotFound(app, catalogueMethods(options.service)));
   app.use(errorHandler(options.logger));

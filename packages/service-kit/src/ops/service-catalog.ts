@@ -15,6 +15,8 @@ export const SERVICES = {
   realtime: { port: 4006, urlEnv: 'REALTIME_URL', schema: null, databaseUrlEnv: null },
   // The web client (server-rendered pages); the gateway sends it every non-API path.
   web: { port: 4007, urlEnv: 'WEB_URL', schema: null, databaseUrlEnv: null },
+  // The MCP server at /mcp: agents' tool calls, carried out through the services' REST API.
+  mcp: { port: 4008, urlEnv: 'MCP_URL', schema: null, databaseUrlEnv: null },
   // The sites worker serves only /healthz and /readyz here (/metrics: its ops port, 5013).
   'sites-worker': {
     port: 4013,
