@@ -167,7 +167,7 @@ async function fuzz(operationId: string): Promise<void> {
   if (details.failed) {
     stoppedEarly.add(operationId);
     throw new Error(
-      `replay: FUZZ_SEED=${SEED} FUZZ_PATH=${details.counterexamplePath} pnpm test -- test/contract-fuzz.test.ts -t ${operationId}\n` +
+      `replay: FUZZ_SEED=${SEED} FUZZ_PATH=${details.counterexamplePath} pnpm test test/contract-fuzz.test.ts -t ${operationId}\n` +
         `${fc.defaultReportMessage(details)}\n\n${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`,
     );
   }
@@ -201,7 +201,7 @@ async function fuzzTool(name: string): Promise<void> {
   const details = await fc.check(property, { seed: seedOf(`mcp ${name}`), numRuns: RUNS, endOnFailure: true, ...(path ? { path } : {}) });
   if (details.failed)
     throw new Error(
-      `replay: FUZZ_SEED=${SEED} FUZZ_PATH=${details.counterexamplePath} pnpm test -- test/contract-fuzz.test.ts -t 'MCP ${name}'\n` +
+      `replay: FUZZ_SEED=${SEED} FUZZ_PATH=${details.counterexamplePath} pnpm test test/contract-fuzz.test.ts -t 'MCP ${name}'\n` +
         `${fc.defaultReportMessage(details)}\n\n${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`,
     );
 }
