@@ -81,6 +81,7 @@ export function buildLlmsTxt(input: LlmsInput): string {
     '## Docs',
     '',
     `- [Complete reference](${baseUrl}/llms-full.txt): every endpoint with its parameters, limits and errors, and every shape`,
+    `- [Interactive API reference](${baseUrl}/docs): both interfaces in a browser page, with a console to try each endpoint`,
     `- [OpenAPI 3.1 document](${baseUrl}/openapi.json): the machine-readable specification`,
     `- [MCP tool definitions](${baseUrl}/.well-known/mcp.json): ${input.tools.map((t) => t.name).join(', ')}`,
     '',
