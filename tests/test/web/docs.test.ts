@@ -4,7 +4,7 @@
 // sends goes to another origin (Scalar's proxy, fonts, telemetry and AI features are off).
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { expectAccessible, launchBrowser, openPage } from './browser.js';
+import { expectAccessible, launchBrowser, openPage, screenshot } from './browser.js';
 import { startWebSystem, type WebSystem } from './web-system.js';
 
 // A real browser, a 5 MB bundle and axe on a large page: generous when the machine is busy.
@@ -117,6 +117,7 @@ describe('/docs', () => {
 
     // The try-it console sends the request to this origin itself (no proxy) and shows the answer.
     const section = await openOperation(page, 'app-store', 'GET', '/api/v1/apps');
+    await screenshot(page, 'docs');
     await section.getByRole('button', { name: /Test Request/ }).click();
     const answered = page.waitForResponse((r) => r.url().startsWith(`${sys.baseUrl}/api/v1/apps?`));
     await page.getByRole('button', { name: /^Send get request/ }).first().click();
