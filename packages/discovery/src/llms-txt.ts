@@ -82,6 +82,7 @@ export function buildLlmsTxt(input: LlmsInput): string {
     '## Docs',
     '',
     `- [Complete reference](${baseUrl}/llms-full.txt): every endpoint with its parameters, limits and errors, and every shape`,
+    `- [Interactive API reference](${baseUrl}/docs): both interfaces in a browser page, with a console to try each endpoint`,
     `- [OpenAPI 3.1 document](${baseUrl}/openapi.json): the machine-readable specification`,
     `- [MCP server](${baseUrl}${MCP_PATH}): Streamable HTTP, tools ${input.tools.map((t) => t.name).join(', ')}; definitions in ${baseUrl}/.well-known/mcp.json`,
     '',

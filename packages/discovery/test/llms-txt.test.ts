@@ -27,9 +27,14 @@ describe('llms.txt', () => {
     expect(lines.filter((l) => l.startsWith('## ')).length).toBeGreaterThanOrEqual(5);
     expect(lines).toContain('## Optional');
     const links = [...short.matchAll(/\[[^\]]+\]\(([^)]+)\)/g)].map((m) => m[1]!);
-    // One per API endpoint, plus the five documents of the Docs and Optional sections.
-    expect(links.length).toBe(ENDPOINTS.filter((e) => e.service !== 'gateway').length + 5);
+    // One per API endpoint, plus the six documents of the Docs and Optional sections.
+    expect(links.length).toBe(ENDPOINTS.filter((e) => e.service !== 'gateway').length + 6);
     for (const link of links) expect(link.startsWith(`${BASE}/`)).toBe(true);
+  });
+
+  it('links the interactive reference among the docs', () => {
+    const docsSection = short.slice(short.indexOf('## Docs\n'), short.indexOf('\n## ', short.indexOf('## Docs\n') + 1));
+    expect(docsSection).toContain(`- [Interactive API reference](${BASE}/docs): `);
   });
 
   it('links every public API endpoint', () => {

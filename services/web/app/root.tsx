@@ -17,6 +17,7 @@ import {
   type ShouldRevalidateFunctionArgs,
 } from 'react-router';
 import type { Route } from './+types/root';
+import { SiteFooter } from './components/site-footer';
 import { SiteHeader } from './components/site-header';
 import { createI18n } from './i18n/instance';
 import {
@@ -133,6 +134,7 @@ export default function App() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <SiteFooter />
     </WithI18n>
   );
 }
@@ -164,6 +166,7 @@ export function ErrorBoundary() {
       <main id="main" tabIndex={-1}>
         <ErrorPage status={status === 404 ? 404 : status >= 500 ? 500 : status} />
       </main>
+      <SiteFooter />
     </WithI18n>
   );
 }

@@ -1,5 +1,5 @@
 // The web process's HTTP handling: health (metrics are on the ops listener, main.ts), static assets (hashed files cached
-// for a year), compression, then every other path rendered by React Router.
+// for a year), compression, the API reference (/docs), then every other path rendered by React Router.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import express, { type Express } from 'express';
 import { RouterContextProvider, type RouterContext, type ServerBuild } from 'react-router';
 import type { Config } from './config.js';
 import { anonymousPageCache } from './anonymous-pages.js';
+import { API_REFERENCE_PATH, apiReferenceHandler } from './api-reference.js';
 import { assetsHandler } from './assets.js';
 
 export interface WebAppDeps {
@@ -93,6 +94,8 @@ export function buildApp(deps: WebAppDeps): Express {
   const topFiles = existsSync(client) ? new Set(readdirSync(client)) : new Set<string>();
   const staticFiles = express.static(client, { maxAge: '1h', index: false, redirect: false });
   app.use((req, res, next) => (topFiles.has(req.path.slice(1)) ? staticFiles(req, res, next) : next()));
+  // The interactive API reference: its own document and policy, outside React Router.
+  app.get(API_REFERENCE_PATH, apiReferenceHandler(config.WEB_BUILD_DIR));
 
   const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
   const contextFor = (req: express.Request): RouterContextProvider => {
