@@ -262,6 +262,14 @@ export const LOGIN_LIMITS = {
 } as const satisfies Record<string, RateLimit>;
 
 /**
+ * Sign out everywhere (docs/decisions/032-sign-out-everywhere.md), per user. Each success
+ * ends the session it was sent with, so every further call needs a fresh login: two an hour
+ * leave room for a second thought, and bound what a script with the user's mailbox can make
+ * auth write.
+ */
+export const LOGOUT_ALL_LIMIT = { limit: 2, window: 'hour', key: 'user' } as const satisfies RateLimit;
+
+/**
  * Reporting an app (docs/decisions/018-abuse-resistant-reporting.md per user a minute; per user and per client IP an
  * hour where the documents are silent). A reader reports an app now and then, so 10 an
  * hour per account is far above honest use, while an account farm must spread its reports
@@ -349,6 +357,22 @@ export const ENDPOINTS: readonly Endpoint[] = [
     summary: 'Revoke the session and clear the cookie (idempotent)',
     auth: 'optional-session',
     ok: { 200: { ...json('Logged out; cookie cleared', LogoutResponse), cookie: 'clear' } },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/auth/logout-all',
+    service: 'auth',
+    operationId: 'logoutAll',
+    summary:
+      "Sign out everywhere: end every session of the user on every device, this one included, in every service at once; clears the cookie",
+    auth: 'session',
+    ok: {
+      200: {
+        ...json('Every session of the user ended; cookie cleared', LogoutResponse),
+        cookie: 'clear',
+      },
+    },
+    rateLimit: LOGOUT_ALL_LIMIT,
   }),
   endpoint({
     method: 'GET',

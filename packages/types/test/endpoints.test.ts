@@ -52,6 +52,8 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['GET', '/api/auth/moderators'],
   ['PUT', '/api/auth/moderators/{email}'],
   ['DELETE', '/api/auth/moderators/{email}'],
+  // sign out everywhere (docs/decisions/032-sign-out-everywhere.md)
+  ['POST', '/api/auth/logout-all'],
   // moderation of sites and chat
   ['POST', '/api/moderation/sites/{id}/hide'],
   ['POST', '/api/moderation/sites/{id}/restore'],
