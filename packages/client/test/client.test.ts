@@ -106,6 +106,7 @@ describe('credentials', () => {
       (c) => c.auth.setUsername('new_name'),
     ],
     ['POST', '/api/auth/logout', '/api/auth/logout', (c) => c.auth.logout()],
+    ['POST', '/api/auth/logout-all', '/api/auth/logout-all', (c) => c.auth.logoutAll()],
     ['GET', '/api/auth/moderators', '/api/auth/moderators', (c) => c.auth.moderators()],
     [
       'PUT',
@@ -270,6 +271,15 @@ describe('credentials', () => {
     expect(client.sessionToken).toBeUndefined();
     await client.me.get();
     expect(api.last().headers.cookie).toBeUndefined();
+  });
+
+  it('logoutAll sends the session and forgets it', async () => {
+    const client = new SvcClient({ baseUrl: api.url, sessionToken: 'tok.en.value', apiKey: KEY });
+    await client.auth.logoutAll();
+    expect(api.last().path).toBe('/api/auth/logout-all');
+    expect(api.last().headers.cookie).toBe('sn_token=tok.en.value');
+    expect(api.last().headers.authorization).toBeUndefined();
+    expect(client.sessionToken).toBeUndefined();
   });
 
   it('sends JSON bodies with a content type and extra headers on every request', async () => {
