@@ -385,6 +385,24 @@ describe('auth', () => {
     expect((await call('/api/auth/me', { cookie: fresh })).status).toBe(401);
   });
 
+  it('logout-all (200, 401, 429): every session of the user ends, another user keeps theirs', async () => {
+    const logoutAll = (cookie?: string) => call('/api/auth/logout-all', { method: 'POST', cookie });
+    expect((await logoutAll()).status).toBe(401);
+    const first = await login('everywhere');
+    const second = await login('everywhere');
+    const other = await login('everywhere-other');
+    const out = await logoutAll(first.cookie);
+    expect(out.body).toEqual({ success: true });
+    for (const user of [first, second]) expect((await call('/api/auth/me', { cookie: user.cookie })).status).toBe(401);
+    expect((await call('/api/auth/me', { cookie: other.cookie })).status).toBe(200);
+    // Two an hour per user; each success ends the session, so each call needs a login.
+    expect((await logoutAll(other.cookie)).status).toBe(200);
+    expect((await logoutAll((await login('everywhere-other')).cookie)).status).toBe(200);
+    const refused = await logoutAll((await login('everywhere-other')).cookie);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: 'Too many requests' });
+  });
+
   it('moderators: list, grant, revoke (200, 401, 403, 404, 409); the role reaches open sessions', async () => {
     const moderator = await login('moderator');
     const member = await login('auth-member');

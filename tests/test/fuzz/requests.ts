@@ -31,7 +31,7 @@ import { FUZZ_DOMAIN, KEYS, SESSIONS, type KeyName, type Who, type World } from 
 export type Auth =
   | { kind: 'none' }
   | { kind: 'session'; who: Who }
-  /** A user logged in just for this request (logout revokes the session it is sent). */
+  /** A user logged in just for this request (logout and logout-all end its sessions). */
   | { kind: 'fresh session' }
   | { kind: 'key'; key: KeyName }
   | { kind: 'session and key'; who: Who; key: KeyName }
@@ -119,8 +119,9 @@ function callerArbitrary(e: Endpoint): fc.Arbitrary<Auth> {
     { weight: 1, arbitrary: fc.constantFrom(...FORGED_COOKIES).map((raw): Auth => ({ kind: 'cookie', raw })) },
     { weight: 1, arbitrary: fc.constantFrom(...FORGED_AUTHORIZATION).map((raw): Auth => ({ kind: 'authorization', raw })) },
   );
-  // Logging out revokes the session it is sent: never one another request relies on.
-  return e.operationId === 'logout'
+  // Logging out ends the session it is sent, signing out everywhere every session of its
+  // user: never one another request relies on.
+  return e.operationId === 'logout' || e.operationId === 'logoutAll'
     ? auth.map((a): Auth => (a.kind === 'session' || a.kind === 'session and key' ? { kind: 'fresh session' } : a))
     : auth;
 }
