@@ -35,6 +35,7 @@ import {
   SubmitAppResponse,
   UpdateAppBody,
   UpdateAppResponse,
+  WithdrawAppQuery,
 } from './app-store.js';
 import {
   AppReportHistoryResponse,
@@ -87,7 +88,11 @@ import {
   SubmitSiteHeaders,
   SubmitSiteExistingResponse,
 } from './sites.js';
-import { BOOSTS_PER_DAY_USER, BOOSTS_PER_DAY_VISITOR } from './constants.js';
+import {
+  APP_WITHDRAWAL_RETENTION_DAYS,
+  BOOSTS_PER_DAY_USER,
+  BOOSTS_PER_DAY_VISITOR,
+} from './constants.js';
 import { TranslateBody, TranslateResponse } from './translate.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -485,6 +490,23 @@ export const ENDPOINTS: readonly Endpoint[] = [
     rateLimit: APP_AUTHENTICATED,
   }),
   endpoint({
+    method: 'DELETE',
+    path: '/api/v1/apps/{slug}',
+    service: 'app-store',
+    operationId: 'withdrawApp',
+    summary:
+      `Withdraw one's own app (author's session): gone from the listing, search, detail and every desktop, its keys refused; kept as withdrawn in /me/apps for ${APP_WITHDRAWAL_RETENTION_DAYS} days and its slug reserved as long. permanent=true deletes it for good now. Idempotent`,
+    auth: 'session',
+    params: AppSlugParams,
+    query: WithdrawAppQuery,
+    ok: { 204: noContent('Withdrawn (or already withdrawn), or deleted for good with permanent=true') },
+    errors: {
+      403: `Not the author of the app, or ${KEY_REFUSED}`,
+      404: "App not found (unknown, deleted for good, or another author's blocked or withdrawn app)",
+    },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
     method: 'POST',
     path: '/api/v1/apps/{slug}/report',
     service: 'app-store',
@@ -564,7 +586,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     service: 'app-store',
     operationId: 'listMyApps',
     summary:
-      "The caller's apps in any status, newest first; a blocked app says when, why and its appeal",
+      "The caller's apps in any status, newest first; a blocked app says when, why and its appeal; a withdrawn one when it is deleted for good",
     auth: 'session-or-key',
     ok: { 200: json("The caller's apps", MyAppsResponse) },
     rateLimit: APP_AUTHENTICATED,
@@ -694,7 +716,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
     params: AppSlugParams,
     body: ModerationReasonBody,
     ok: { 200: json('Blocked (audit entry app.blocked)', ModerationActionResponse) },
-    errors: { 403: MODERATION_FORBIDDEN, 404: 'App not found', 409: 'App is already blocked' },
+    errors: {
+      403: MODERATION_FORBIDDEN,
+      404: 'App not found',
+      409: 'App is already blocked, or was withdrawn by its author',
+    },
     rateLimit: APP_SESSION,
   }),
   endpoint({
