@@ -28,6 +28,7 @@ import { moderationRoutes } from './routes/moderation-routes.js';
 import { createAuthorStore } from './store/author-store.js';
 import { createModerationStore } from './store/moderation-store.js';
 import { createAppStore } from './store/store.js';
+import { createWithdrawalStore } from './store/withdrawal-store.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -58,6 +59,8 @@ export interface AppDeps {
   ipHashSecret?: string;
   /** REPORT_DISTINCT_NETWORKS: one client network counts once toward the block threshold. */
   reportDistinctNetworks?: boolean;
+  /** The clock of withdrawals and slug reservations (tests move it days ahead). */
+  now?: () => Date;
 }
 
 export function buildApp(deps: AppDeps): Express {
@@ -98,6 +101,8 @@ export function buildApp(deps: AppDeps): Express {
         systemMessages: deps.systemMessages,
         jobs: deps.jobs,
         ipHashSecret: deps.ipHashSecret ?? DEV_IP_HASH_SECRET,
+        withdrawals: createWithdrawalStore(deps.db),
+        now: deps.now ?? (() => new Date()),
       });
       iconRoutes(app, { store, limits });
       keysRoutes(app, { store, limits, authenticate });

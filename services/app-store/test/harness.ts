@@ -51,6 +51,8 @@ export async function startHarness(
     reportDistinctNetworks?: boolean;
     /** express trust proxy, so a test can give each request its client IP (X-Forwarded-For). */
     trustProxy?: string | boolean | number;
+    /** The app's clock of withdrawals and slug reservations. */
+    now?: () => Date;
   } = {},
 ) {
   const logger = createLogger('app-store-test', 'silent');
@@ -100,6 +102,7 @@ export async function startHarness(
     ipHashSecret: 'test-ip-hash-secret',
     reportDistinctNetworks: opts.reportDistinctNetworks,
     trustProxy: opts.trustProxy,
+    now: opts.now,
   });
   const queue = new Queue(SYSTEM_MESSAGE_QUEUE, {
     connection: adminRedis,
