@@ -62,12 +62,14 @@ async function main(): Promise<void> {
     registry: rt.metrics.registry,
     queues: { [NOTIFY_EMAIL_QUEUE]: { queue: noticeQueue, options: NOTICE_JOB_OPTIONS } },
   });
-  // Withdrawn apps whose retention days are over, deleted for good (every minute).
+  // Withdrawn apps whose retention days are over, deleted for good: at once (a process that
+  // was down catches up), then every minute.
   const purge = startWithdrawnAppPurge({
     withdrawals: createWithdrawalStore(db),
     logger: rt.logger,
     registry: rt.metrics.registry,
   });
+  void purge.sweep();
   const app = buildApp({
     logger: rt.logger,
     metrics: rt.metrics,

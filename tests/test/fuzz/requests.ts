@@ -129,7 +129,8 @@ function callerArbitrary(e: Endpoint): fc.Arbitrary<Auth> {
 /** Real values of a field that names something (so valid requests find it), if any. */
 function realValues(e: Endpoint, world: World, where: 'params' | 'query' | 'body', name: string): string[] | undefined {
   if (where === 'params') {
-    if (name === 'slug') return world.allSlugs;
+    // Withdrawing takes an app away: only the apps seeded for it, never the others' targets.
+    if (name === 'slug') return e.operationId === 'withdrawApp' ? world.withdrawable : world.allSlugs;
     if (name === 'email') return world.allEmails;
     if (name === 'site_id') return world.allSiteIds;
     if (name === 'id') {
@@ -241,6 +242,8 @@ function targetOf(e: Endpoint, world: World): fc.Arbitrary<Target> | undefined {
       return ownerSession;
     case 'revokeApiKey':
       return fc.constantFrom(...world.revocableKeys).map((k) => ({ auth: session('authorA'), params: { slug: k.slug, id: k.id } }));
+    case 'withdrawApp':
+      return slugOf(world.withdrawable).map((params) => ({ auth: session('authorA'), params }));
     case 'reportApp':
       return fc.tuple(anyMember, slugOf(world.apps.reportable)).map(([auth, params]) => ({ auth, params }));
     case 'appealAppBlock':

@@ -1,6 +1,6 @@
 // Deleting withdrawn apps for good once their retention days have passed, and ending their
-// slugs' reservations (docs/decisions/033-withdraw-an-app.md). Swept every minute by each
-// API process (started by main.ts). The state is in PostgreSQL (purge_at,
+// slugs' reservations (docs/decisions/033-withdraw-an-app.md). Swept by each API process
+// when it starts and every minute after (main.ts). The state is in PostgreSQL (purge_at,
 // reserved_until), so nothing is lost when a process stops: the next sweep, in any replica,
 // deletes what is due. Each app is deleted once, with one audit entry, however many
 // replicas sweep at once (the store skips rows another sweep holds).
