@@ -22,12 +22,14 @@ import { createListingReader } from './store/listing-reader.js';
 import { createRateLimits } from './routes/rate-limits.js';
 import { appsRoutes } from './routes/apps-routes.js';
 import { iconRoutes } from './routes/icon-routes.js';
+import { internalRoutes } from './routes/internal-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { meRoutes } from './routes/me-routes.js';
 import { moderationRoutes } from './routes/moderation-routes.js';
 import { createAuthorStore } from './store/author-store.js';
 import { createModerationStore } from './store/moderation-store.js';
 import { createAppStore } from './store/store.js';
+import { createUserExportStore } from './store/user-export-store.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -58,6 +60,8 @@ export interface AppDeps {
   ipHashSecret?: string;
   /** REPORT_DISTINCT_NETWORKS: one client network counts once toward the block threshold. */
   reportDistinctNetworks?: boolean;
+  /** INTERNAL_TOKEN: the shared secret of the internal calls (auth's data export). */
+  internalToken: string;
 }
 
 export function buildApp(deps: AppDeps): Express {
@@ -90,6 +94,10 @@ export function buildApp(deps: AppDeps): Express {
     trustProxy: deps.trustProxy,
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
     routes: (app) => {
+      internalRoutes(app, {
+        exports: createUserExportStore(deps.db),
+        internalToken: deps.internalToken,
+      });
       appsRoutes(app, {
         store,
         listing,
