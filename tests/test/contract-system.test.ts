@@ -395,6 +395,24 @@ describe('auth', () => {
     expect((await call('/api/auth/me', { cookie: fresh })).status).toBe(401);
   });
 
+  it('logout-all (200, 401, 429): every session of the user ends, another user keeps theirs', async () => {
+    const logoutAll = (cookie?: string) => call('/api/auth/logout-all', { method: 'POST', cookie });
+    expect((await logoutAll()).status).toBe(401);
+    const first = await login('everywhere');
+    const second = await login('everywhere');
+    const other = await login('everywhere-other');
+    const out = await logoutAll(first.cookie);
+    expect(out.body).toEqual({ success: true });
+    for (const user of [first, second]) expect((await call('/api/auth/me', { cookie: user.cookie })).status).toBe(401);
+    expect((await call('/api/auth/me', { cookie: other.cookie })).status).toBe(200);
+    // Two an hour per user; each success ends the session, so each call needs a login.
+    expect((await logoutAll(other.cookie)).status).toBe(200);
+    expect((await logoutAll((await login('everywhere-other')).cookie)).status).toBe(200);
+    const refused = await logoutAll((await login('everywhere-other')).cookie);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: 'Too many requests' });
+  });
+
   it("export: the caller's data as a download (200), 401 without a session, 429 past 3 an hour", async () => {
     const user = await login('auth-export');
     expect((await call('/api/auth/export')).status).toBe(401);
@@ -868,6 +886,35 @@ describe('app-store', () => {
     });
     expect(revoked.status).toBe(204);
     expect((await call('/api/v1/me', { bearer: key })).status).toBe(401);
+  });
+
+  it('withdraw: 204, 400, 401, 403 for a key and another user, 404; the app leaves every public read', async () => {
+    const path = '/api/v1/apps/leaving-app';
+    const created = await call('/api/v1/apps', {
+      method: 'POST',
+      cookie: author.cookie,
+      body: { slug: 'leaving-app', name: 'Leaving App', url: 'https://leaving-app.test' },
+    });
+    expect(created.status).toBe(201);
+    const appKey = (await call(`${path}/keys`, { method: 'POST', cookie: author.cookie })).body.key;
+    expect((await call(path, { method: 'DELETE' })).status).toBe(401);
+    expect((await call(path, { method: 'DELETE', bearer: appKey })).status).toBe(403);
+    expect((await call(path, { method: 'DELETE', cookie: other.cookie })).status).toBe(403);
+    expect((await call(`${path}?permanent=yes`, { method: 'DELETE', cookie: author.cookie })).status).toBe(400);
+    expect((await call('/api/v1/apps/no-such-app', { method: 'DELETE', cookie: author.cookie })).status).toBe(404);
+    expect((await call(path, { method: 'DELETE', cookie: author.cookie })).status).toBe(204);
+    expect((await call(path)).status).toBe(404);
+    expect((await call('/api/v1/apps?q=leaving')).body.meta.total).toBe(0);
+    expect((await call('/api/v1/me', { bearer: appKey })).status).toBe(401);
+    const mine = await call('/api/v1/me/apps', { cookie: author.cookie });
+    expect(mine.body.apps.find((a: { slug: string }) => a.slug === 'leaving-app')).toMatchObject({
+      status: 'withdrawn',
+      block: null,
+    });
+    // Another author's withdrawn app does not exist for them.
+    expect((await call(path, { method: 'DELETE', cookie: other.cookie })).status).toBe(404);
+    expect((await call(`${path}?permanent=true`, { method: 'DELETE', cookie: author.cookie })).status).toBe(204);
+    expect((await call(path, { method: 'DELETE', cookie: author.cookie })).status).toBe(404);
   });
 });
 
@@ -1494,6 +1541,7 @@ describe('shared limits and body caps', () => {
       ['PUT', '/api/v1/me/installed/other-app'],
       ['DELETE', '/api/v1/me/installed/other-app'],
       ['PATCH', '/api/v1/apps/limited-app', { name: 'Renamed' }],
+      ['DELETE', '/api/v1/apps/limited-app'],
       ['POST', '/api/v1/apps/other-app/report', { reason: 'spam' }],
       ['GET', '/api/v1/apps/limited-app/keys'],
       ['POST', '/api/v1/apps/limited-app/keys'],

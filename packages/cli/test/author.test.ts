@@ -1,7 +1,8 @@
 // The author's side of moderation in svc, the built binary against a
 // loopback fake of the API: the block of each blocked app under `apps list --mine`,
-// `apps appeal` (session, body, usage errors that send nothing, a 409 that exits 1) and
-// `apps audit`.
+// `apps appeal` (session, body, usage errors that send nothing, a 409 that exits 1),
+// `apps audit`, and withdrawing an app (`apps withdraw`, what `--mine` and `submit --from`
+// say of a withdrawn app).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -137,5 +138,77 @@ describe('svc apps: the author of a blocked app', () => {
     expect(lines[0]).toMatch(/^AT\s+ACTOR\s+ACTION\s+REASON$/);
     expect(lines[1]).toMatch(/author\s+app\.appealed\s+not spam$/);
     expect(lines.at(-1)).toBe('older: --cursor 12');
+  });
+});
+
+describe('svc apps withdraw', () => {
+  const withdrawn = sampleApp({
+    slug: 'ci-app',
+    status: 'withdrawn',
+    has_icon: false,
+    block: null,
+    withdrawn_at: '2026-11-24T10:00:00.000Z',
+    purge_at: '2026-12-24T10:00:00.000Z',
+  });
+
+  it('sends DELETE with the session, and permanent=true only with --permanent', async () => {
+    api.on('DELETE /api/v1/apps/ci-app', { status: 204 });
+    const res = await svc(['apps', 'withdraw', 'ci-app']);
+    expect(res.code).toBe(0);
+    expect([last().method, last().url, last().headers.cookie]).toEqual([
+      'DELETE',
+      '/api/v1/apps/ci-app',
+      `sn_token=${TOKEN}`,
+    ]);
+    expect(res.stdout).toMatch(/^withdrew ci-app: gone from the store, its keys refused; deleted for good in 30 days/);
+    const json = await svc(['apps', 'withdraw', 'ci-app', '--permanent', '--json']);
+    expect(json.code).toBe(0);
+    expect(last().url).toBe('/api/v1/apps/ci-app?permanent=true');
+    expect(JSON.parse(json.stdout)).toEqual({ slug: 'ci-app', withdrawn: true, permanent: true });
+  });
+
+  it("a key alone gets the API's 403 (exit 1); another author's app or an unknown one exits 1", async () => {
+    api.on('DELETE /api/v1/apps/ci-app', {
+      status: 403,
+      json: { error: 'API keys cannot be used for this endpoint; use the session cookie' },
+    });
+    const byKey = await run(['apps', 'withdraw', 'ci-app'], {
+      env: { SVC_BASE_URL: api.url, SVC_API_KEY: 'svc_live_pipeline' },
+    });
+    expect(byKey.code).toBe(1);
+    expect(byKey.stderr).toMatch(/API keys cannot be used for this endpoint/);
+    expect(last().headers.authorization).toBe('Bearer svc_live_pipeline');
+    api.on('DELETE /api/v1/apps/nope', { status: 404, json: { error: 'App not found' } });
+    const unknown = await svc(['apps', 'withdraw', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/App not found/);
+  });
+
+  it('without a slug: a usage error, nothing sent', async () => {
+    const res = await svc(['apps', 'withdraw']);
+    expect(res.code).toBe(2);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('list --mine says when a withdrawn app goes for good', async () => {
+    api.on('GET /api/v1/me/apps', { json: { apps: [withdrawn] } });
+    const res = await svc(['apps', 'list', '--mine']);
+    expect(res.code).toBe(0);
+    expect(res.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'ci-app: withdrawn 2026-11-24T10:00:00.000Z; deleted for good 2026-12-24T10:00:00.000Z',
+    );
+  });
+
+  it('submit --from of a withdrawn app exits 1 naming the withdrawal, and sends nothing more', async () => {
+    api.on('GET /api/v1/me/apps', { json: { apps: [withdrawn] } });
+    const home = loggedIn();
+    const manifest = path.join(home, 'app.json');
+    writeFileSync(manifest, JSON.stringify({ slug: 'ci-app', name: 'CI App', url: 'https://ci-app.test' }));
+    const res = await run(['apps', 'submit', '--from', manifest], { env: { SVC_BASE_URL: api.url }, home });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(
+      /ci-app was withdrawn \(2026-11-24T10:00:00.000Z\); it is deleted for good at 2026-12-24T10:00:00.000Z/,
+    );
+    expect(api.requests.map((r) => r.method)).toEqual(['GET']);
   });
 });

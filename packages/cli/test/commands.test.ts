@@ -469,6 +469,13 @@ describe('login, whoami, logout', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/Invalid or expired code/);
   });
+
+  it('logout --all without a stored session exits 1 and asks nothing of the API (an API key cannot)', async () => {
+    const res = await run(['logout', '--all'], { env: env({ SVC_API_KEY: 'svc_live_key' }) });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/not logged in/);
+    expect(api.requests).toEqual([]);
+  });
 });
 
 const message = (id: string, content: string) => ({

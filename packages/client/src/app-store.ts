@@ -69,6 +69,20 @@ export class AppsApi {
     return this.t.call('PATCH', app(slug), { auth: 'session-or-key', body, signal });
   }
 
+  /**
+   * DELETE /api/v1/apps/{slug} (the author's session only; a key is refused): withdraws the
+   * app (gone from the store, kept in `me.apps()` as withdrawn for 30 days, its slug
+   * reserved as long), or with `permanent: true` deletes it for good. Again: no change.
+   */
+  withdraw(
+    slug: string,
+    options: { permanent?: boolean } = {},
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const query = options.permanent ? { permanent: 'true' } : undefined;
+    return this.t.call('DELETE', app(slug), { auth: 'session', query, signal });
+  }
+
   /** POST /api/v1/apps/{slug}/report (session only; once per user). */
   report(
     slug: string,

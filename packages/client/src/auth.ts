@@ -75,6 +75,19 @@ export class AuthApi {
     return out;
   }
 
+  /**
+   * Signs the user out everywhere: every session of the user ends, on every device, this
+   * one included; the client forgets it.
+   */
+  async logoutAll(signal?: AbortSignal): Promise<LogoutResponse> {
+    const out = await this.t.call<LogoutResponse>('POST', '/api/auth/logout-all', {
+      auth: 'session',
+      signal,
+    });
+    this.t.sessionToken = undefined;
+    return out;
+  }
+
   /** Moderators only: everyone listed in MODERATOR_EMAILS, then those granted. */
   moderators(signal?: AbortSignal): Promise<ModeratorListResponse> {
     return this.t.call('GET', '/api/auth/moderators', { auth: 'session', signal });

@@ -33,6 +33,7 @@ describe('credentials', () => {
       '/api/v1/apps/abc',
       (c) => c.apps.update('abc', { name: 'B' }),
     ],
+    ['DELETE', '/api/v1/apps/{slug}', '/api/v1/apps/abc', (c) => c.apps.withdraw('abc')],
     ['POST', '/api/v1/apps/{slug}/report', '/api/v1/apps/abc/report', (c) => c.apps.report('abc')],
     ['GET', '/api/v1/apps/{slug}/keys', '/api/v1/apps/abc/keys', (c) => c.apps.keys.list('abc')],
     ['POST', '/api/v1/apps/{slug}/keys', '/api/v1/apps/abc/keys', (c) => c.apps.keys.create('abc')],
@@ -107,6 +108,7 @@ describe('credentials', () => {
       (c) => c.auth.setUsername('new_name'),
     ],
     ['POST', '/api/auth/logout', '/api/auth/logout', (c) => c.auth.logout()],
+    ['POST', '/api/auth/logout-all', '/api/auth/logout-all', (c) => c.auth.logoutAll()],
     ['GET', '/api/auth/moderators', '/api/auth/moderators', (c) => c.auth.moderators()],
     [
       'PUT',
@@ -273,6 +275,15 @@ describe('credentials', () => {
     expect(api.last().headers.cookie).toBeUndefined();
   });
 
+  it('logoutAll sends the session and forgets it', async () => {
+    const client = new SvcClient({ baseUrl: api.url, sessionToken: 'tok.en.value', apiKey: KEY });
+    await client.auth.logoutAll();
+    expect(api.last().path).toBe('/api/auth/logout-all');
+    expect(api.last().headers.cookie).toBe('sn_token=tok.en.value');
+    expect(api.last().headers.authorization).toBeUndefined();
+    expect(client.sessionToken).toBeUndefined();
+  });
+
   it('sends JSON bodies with a content type and extra headers on every request', async () => {
     const client = new SvcClient({
       baseUrl: `${api.url}/`,
@@ -303,6 +314,15 @@ describe('paths and queries', () => {
     expect(url.searchParams.get('tag')).toBe('工具');
     expect(url.searchParams.get('sort')).toBe('recent');
     expect(url.searchParams.get('page')).toBe('2');
+  });
+
+  it('asks for a deletion for good only when told to', async () => {
+    await client().apps.withdraw('abc');
+    expect([api.last().method, api.last().url]).toEqual(['DELETE', '/api/v1/apps/abc']);
+    await client().apps.withdraw('abc', { permanent: true });
+    expect(api.last().url).toBe('/api/v1/apps/abc?permanent=true');
+    await client().apps.withdraw('abc', { permanent: false });
+    expect(api.last().url).toBe('/api/v1/apps/abc');
   });
 
   it('encodes path segments so a slug cannot change the path', async () => {

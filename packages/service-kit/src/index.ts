@@ -11,6 +11,7 @@ export * from './http/request-id.js';
 export * from './http/server-spans.js';
 export * from './auth/jwt-keys.js';
 export * from './auth/session.js';
+export * from './auth/session-state.js';
 export * from './auth/session-keys.js';
 export * from './auth/session-token.js';
 export * from './data/audit-log.js';

@@ -1,5 +1,6 @@
 // The kit's Redis users against a real three-master Redis Cluster (redis-server processes on
-// loopback ports): rate limits, the distinct-values limit, session revocation and roles,
+// loopback ports): rate limits, the distinct-values limit, session revocation, sign-out
+// everywhere and roles,
 // pub/sub, BullMQ under the hash-tagged prefix, the test clean-up, a connection attempt that
 // fails its ready check, a MOVED answer during a disconnect; then one master down (503 for
 // its slots only) and back. The system-level run is tests/test/redis-cluster.test.ts.
@@ -13,14 +14,17 @@ import { createEventPublisher, eventsChannel } from '../src/redis/event-bus.js';
 import { createLogger } from '../src/ops/logger.js';
 import { distinctLimit, rateLimit } from '../src/http/rate-limit.js';
 import { Cluster, createRedis, waitForRedis, type Redis } from '../src/redis/redis.js';
+import { requireSession, sessionMiddleware } from '../src/auth/session.js';
 import {
+  currentSessionEpoch,
+  formerModeratorRoleKey,
   moderatorRoleKey,
-  requireSession,
   revocationKey,
+  revokeAllSessions,
   revokeSession,
-  sessionMiddleware,
+  sessionEpochKey,
   setModeratorRole,
-} from '../src/auth/session.js';
+} from '../src/auth/session-state.js';
 import { SESSION_COOKIE, signSessionToken } from '../src/auth/session-token.js';
 import { createSystemMessageProducer, queuePrefix } from '../src/queues/system-messages.js';
 import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
@@ -250,17 +254,46 @@ describe('on a Redis Cluster', () => {
     }
   });
 
+  it("signs out everywhere: the user's epoch and role share a slot; other users keep their sessions and roles", async () => {
+    const app = sessionApp();
+    const alice = someone();
+    const bob = someone();
+    const slot = async (key: string) => Number(await redis.cluster('KEYSLOT', key));
+    expect(await slot(sessionEpochKey(prefix, alice.id))).toBe(await slot(moderatorRoleKey(prefix, alice.id)));
+    // Users spread over the masters: the hash tag is the user id, not a shared name.
+    const owners = new Set<number>();
+    for (let i = 0; i < 30; i++) owners.add((await cluster.nodeOf(sessionEpochKey(prefix, `spread-${i}`))).port);
+    expect(owners.size).toBe(3);
+
+    const signIn = async (u: ReturnType<typeof someone>) =>
+      signSessionToken({ ...u, epoch: await currentSessionEpoch(redis, prefix, u.id) }, keys.privateKey);
+    const [a1, a2, b1] = await Promise.all([signIn(alice), signIn(alice), signIn(bob)]);
+    await setModeratorRole(redis, prefix, alice.id, true);
+    await redis.set(formerModeratorRoleKey(prefix, bob.id), '1', 'EX', 600);
+    const before = await request(app).get('/me').set('Cookie', cookie(a1.token));
+    expect(before.body.isModerator).toBe(true);
+    expect((await request(app).get('/me').set('Cookie', cookie(b1.token))).body.isModerator).toBe(true);
+
+    await revokeAllSessions(redis, prefix, alice.id);
+    for (const s of [a1, a2]) expect((await request(app).get('/me').set('Cookie', cookie(s.token))).status).toBe(401);
+    expect((await request(app).get('/me').set('Cookie', cookie(b1.token))).status).toBe(200);
+    const after = await request(app).get('/me').set('Cookie', cookie((await signIn(alice)).token));
+    expect(after.status).toBe(200);
+    expect(after.body.isModerator).toBe(true);
+  });
+
   it('answers 503 for the slots of a master that is down, serves the others, and recovers', async () => {
     const app = sessionApp();
     const a = signSessionToken(someone(), keys.privateKey);
     const victim = await cluster.nodeOf(revocationKey(prefix, a.claims.jti));
-    // A second user whose two keys live on the other masters.
+    // A second user whose keys live on the other masters.
     let b: ReturnType<typeof signSessionToken> | undefined;
     for (let i = 0; i < 100 && !b; i++) {
       const candidate = signSessionToken(someone(), keys.privateKey);
       const owners = await Promise.all([
         cluster.nodeOf(revocationKey(prefix, candidate.claims.jti)),
         cluster.nodeOf(moderatorRoleKey(prefix, candidate.claims.sub)),
+        cluster.nodeOf(formerModeratorRoleKey(prefix, candidate.claims.sub)),
       ]);
       if (owners.every((o) => o !== victim)) b = candidate;
     }

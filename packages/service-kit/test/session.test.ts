@@ -7,14 +7,19 @@ import request from 'supertest';
 import { createServiceApp } from '../src/http/app.js';
 import { createLogger } from '../src/ops/logger.js';
 import { createRedis, waitForRedis } from '../src/redis/redis.js';
+import { requireModerator, requireSession, sessionMiddleware } from '../src/auth/session.js';
 import {
+  SESSION_EPOCH_TTL_SECONDS,
+  confirmModeratorRole,
+  currentSessionEpoch,
+  formerModeratorRoleKey,
   moderatorRoleKey,
-  requireModerator,
-  requireSession,
+  revokeAllSessions,
   revokeSession,
-  sessionMiddleware,
+  sessionEpochKey,
+  sessionIsCurrent,
   setModeratorRole,
-} from '../src/auth/session.js';
+} from '../src/auth/session-state.js';
 import { SESSION_COOKIE, signSessionToken, verifySessionToken } from '../src/auth/session-token.js';
 import { TEST_REDIS_URL, deleteRedisPrefix, generateTestKeyPair, testRedisPrefix } from '../src/testing/index.js';
 
@@ -170,5 +175,174 @@ describe('sessionMiddleware', () => {
       await setModeratorRole(redis, prefix, revoked.id, true);
       expect((await request(app).get('/moderation').set('Cookie', cookie(mod))).status).toBe(200);
     });
+  });
+});
+
+describe('sign out everywhere: the session epoch', () => {
+  const app = () =>
+    createServiceApp({
+      logger,
+      routes: (a) => {
+        a.use(sessionMiddleware({ publicKey: keys.publicKey, redis, prefix }));
+        a.get('/me', requireSession, (req, res) => void res.json(req.caller));
+      },
+    });
+  let n = 0;
+  const someone = () => ({ id: `epoch-user-${++n}`, email: `e${n}@example.com`, username: `e${n}` });
+  /** A session signed as auth signs one: in the user's current epoch. */
+  const signIn = async (u: typeof user) =>
+    signSessionToken({ ...u, epoch: await currentSessionEpoch(redis, prefix, u.id) }, keys.privateKey);
+  const status = async (token: string) =>
+    (await request(app()).get('/me').set('Cookie', `${SESSION_COOKIE}=${token}`)).status;
+
+  it("ends every session the user had, and nobody else's; sessions signed afterwards work", async () => {
+    const alice = someone();
+    const bob = someone();
+    const [a1, a2, b1] = await Promise.all([signIn(alice), signIn(alice), signIn(bob)]);
+    expect(a1.claims).not.toHaveProperty('epoch');
+    // A token without the claim is of epoch 0, as every token signed before epochs existed.
+    const unmarked = signSessionToken(alice, keys.privateKey);
+    for (const s of [a1, a2, b1, unmarked]) expect(await status(s.token)).toBe(200);
+
+    const epoch = await revokeAllSessions(redis, prefix, alice.id);
+    expect(epoch).toBeGreaterThan(Date.now() - 60_000);
+    for (const s of [a1, a2, unmarked]) expect(await status(s.token)).toBe(401);
+    expect(await status(b1.token)).toBe(200);
+
+    const after = await signIn(alice);
+    expect(after.claims.epoch).toBe(epoch);
+    expect(verifySessionToken(after.token, keys.publicKey)).toMatchObject({ epoch });
+    expect(await status(after.token)).toBe(200);
+    const ttl = await redis.ttl(sessionEpochKey(prefix, alice.id));
+    expect(ttl).toBeGreaterThan(SESSION_EPOCH_TTL_SECONDS - 60);
+    expect(ttl).toBeLessThanOrEqual(SESSION_EPOCH_TTL_SECONDS);
+  });
+
+  it('is exact within one second: signed just before, refused; signed just after, accepted', async () => {
+    // iat counts whole seconds; the epoch, not the time, decides. Tried again in the rare
+    // case that the two signatures fall in different seconds.
+    let checked = false;
+    for (let attempt = 0; attempt < 5 && !checked; attempt++) {
+      const u = someone();
+      const before = await signIn(u);
+      await revokeAllSessions(redis, prefix, u.id);
+      const after = await signIn(u);
+      if (before.claims.iat !== after.claims.iat) continue;
+      expect(await status(before.token)).toBe(401);
+      expect(await status(after.token)).toBe(200);
+      checked = true;
+    }
+    expect(checked).toBe(true);
+  });
+
+  it('moves on for sign-outs in the same millisecond, and from a stored epoch ahead of the clock', async () => {
+    const u = someone();
+    const epochs = await Promise.all(Array.from({ length: 20 }, () => revokeAllSessions(redis, prefix, u.id)));
+    expect(new Set(epochs).size).toBe(20);
+    expect(await currentSessionEpoch(redis, prefix, u.id)).toBe(Math.max(...epochs));
+
+    const ahead = Date.now() + 10 ** 9;
+    await redis.set(sessionEpochKey(prefix, u.id), String(ahead));
+    expect(await revokeAllSessions(redis, prefix, u.id)).toBe(ahead + 1);
+  });
+
+  it('once the epoch key has expired, the next sign-out still ends the sessions signed meanwhile', async () => {
+    const u = someone();
+    await revokeAllSessions(redis, prefix, u.id);
+    const session = await signIn(u);
+    // The key lives SESSION_TTL and an hour; gone, every session is current again, as it is:
+    // every one signed before it was written has expired by then.
+    await redis.del(sessionEpochKey(prefix, u.id));
+    expect(await status(session.token)).toBe(200);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await revokeAllSessions(redis, prefix, u.id)).toBeGreaterThan(session.claims.epoch!);
+    expect(await status(session.token)).toBe(401);
+  });
+
+  it('fails closed on a stored epoch that is not a number, and the next sign-out repairs it', async () => {
+    const u = someone();
+    const session = await signIn(u);
+    await redis.set(sessionEpochKey(prefix, u.id), 'garbage');
+    expect(await status(session.token)).toBe(401);
+    await expect(currentSessionEpoch(redis, prefix, u.id)).rejects.toThrow(/not a number/);
+    const epoch = await revokeAllSessions(redis, prefix, u.id);
+    expect(await currentSessionEpoch(redis, prefix, u.id)).toBe(epoch);
+    expect(await status((await signIn(u)).token)).toBe(200);
+  });
+
+  it('the rule: current from the stored epoch on; no claim is epoch 0; no stored epoch, every session', () => {
+    expect(sessionIsCurrent({}, null)).toBe(true);
+    expect(sessionIsCurrent({ epoch: 5 }, null)).toBe(true);
+    expect(sessionIsCurrent({ epoch: 5 }, '5')).toBe(true);
+    expect(sessionIsCurrent({ epoch: 6 }, '5')).toBe(true);
+    expect(sessionIsCurrent({ epoch: 4 }, '5')).toBe(false);
+    expect(sessionIsCurrent({}, '1')).toBe(false);
+    for (const stored of ['', 'x', '-1', '1.5', '1e3', ' 5'])
+      expect([stored, sessionIsCurrent({ epoch: 10 ** 15 }, stored)]).toEqual([stored, false]);
+  });
+
+  it('refuses a token whose epoch claim is not a whole number from 0', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const base = { sub: 'u1', email: 'a', username: 'a', jti: 'j', iat: now, exp: now + 60 };
+    for (const epoch of [-1, 1.5, '3', null]) {
+      const token = jwt.sign({ ...base, epoch }, keys.privateKey, { algorithm: 'ES256' });
+      expect([epoch, verifySessionToken(token, keys.publicKey)]).toEqual([epoch, null]);
+    }
+    const ok = jwt.sign({ ...base, epoch: 7 }, keys.privateKey, { algorithm: 'ES256' });
+    expect(verifySessionToken(ok, keys.publicKey)).toMatchObject({ epoch: 7 });
+  });
+
+  it('leaves the role override as it was: its own key, its own life', async () => {
+    const u = someone();
+    await setModeratorRole(redis, prefix, u.id, true);
+    await redis.expire(moderatorRoleKey(prefix, u.id), 600);
+    await revokeAllSessions(redis, prefix, u.id);
+    expect(await redis.get(moderatorRoleKey(prefix, u.id))).toBe('1');
+    expect(await redis.ttl(moderatorRoleKey(prefix, u.id))).toBeLessThanOrEqual(600);
+    const after = await signIn(u);
+    expect((await request(app()).get('/me').set('Cookie', `${SESSION_COOKIE}=${after.token}`)).body.isModerator).toBe(true);
+  });
+});
+
+describe("the role override's former key", () => {
+  let n = 0;
+  const someone = () => ({ id: `former-user-${++n}`, email: `f${n}@example.com`, username: `f${n}` });
+  const isModerator = async (token: string) => {
+    const app = createServiceApp({
+      logger,
+      routes: (a) => {
+        a.use(sessionMiddleware({ publicKey: keys.publicKey, redis, prefix }));
+        a.get('/me', requireSession, (req, res) => void res.json(req.caller));
+      },
+    });
+    return (await request(app).get('/me').set('Cookie', `${SESSION_COOKIE}=${token}`)).body.isModerator;
+  };
+
+  it('is read when the per-user key has no role, and the per-user key wins over it', async () => {
+    const u = someone();
+    const plain = signSessionToken(u, keys.privateKey).token;
+    await redis.set(formerModeratorRoleKey(prefix, u.id), '1', 'EX', 600);
+    expect(await isModerator(plain)).toBe(true);
+    await setModeratorRole(redis, prefix, u.id, false);
+    expect(await isModerator(plain)).toBe(false);
+
+    const v = someone();
+    const mod = signSessionToken({ ...v, isModerator: true }, keys.privateKey).token;
+    await redis.set(formerModeratorRoleKey(prefix, v.id), '0', 'EX', 600);
+    expect(await isModerator(mod)).toBe(false);
+  });
+
+  it('confirmModeratorRole turns an existing override into a grant, keeping its life, and creates none', async () => {
+    const u = someone();
+    await confirmModeratorRole(redis, prefix, u.id);
+    expect(await redis.exists(moderatorRoleKey(prefix, u.id), formerModeratorRoleKey(prefix, u.id))).toBe(0);
+
+    await redis.set(moderatorRoleKey(prefix, u.id), '0', 'EX', 600);
+    await redis.set(formerModeratorRoleKey(prefix, u.id), '0', 'EX', 300);
+    await confirmModeratorRole(redis, prefix, u.id);
+    expect(await redis.get(moderatorRoleKey(prefix, u.id))).toBe('1');
+    expect(await redis.get(formerModeratorRoleKey(prefix, u.id))).toBe('1');
+    expect(await redis.ttl(moderatorRoleKey(prefix, u.id))).toBeLessThanOrEqual(600);
+    expect(await redis.ttl(formerModeratorRoleKey(prefix, u.id))).toBeLessThanOrEqual(300);
   });
 });

@@ -8,7 +8,9 @@ import {
   APP_DESCRIPTION_MAX_LENGTH,
   APP_NAME_MAX_LENGTH,
   APP_OPEN_MODES,
+  APP_STATUSES,
   APP_TYPES,
+  APP_WITHDRAWAL_RETENTION_DAYS,
   APP_URL_MAX_LENGTH,
   ICON_SVG_MAX_LENGTH,
   REPORT_DETAIL_MAX_LENGTH,
@@ -26,7 +28,7 @@ export type AppType = z.infer<typeof AppType>;
 export const AppOpenMode = z.enum(APP_OPEN_MODES);
 export type AppOpenMode = z.infer<typeof AppOpenMode>;
 
-export const AppStatus = z.enum(['approved', 'blocked']);
+export const AppStatus = z.enum(APP_STATUSES);
 export type AppStatus = z.infer<typeof AppStatus>;
 
 export const ReportReason = z.enum(REPORT_REASONS);
@@ -285,9 +287,19 @@ export type AppBlockInfo = z.infer<typeof AppBlockInfo>;
 
 /**
  * One of the caller's own apps: the whole record, plus has_icon like the listing's items,
- * plus `block` (null unless the app is blocked).
+ * plus `block` (null unless the app is blocked), plus when it was withdrawn and when it is
+ * deleted for good (both null unless withdrawn).
  */
-export const MyApp = App.extend({ has_icon: HasIcon, block: AppBlockInfo.nullable() });
+export const MyApp = App.extend({
+  has_icon: HasIcon,
+  block: AppBlockInfo.nullable(),
+  withdrawn_at: IsoDateTime.nullable().meta({
+    description: 'When the author withdrew the app (null unless status is withdrawn)',
+  }),
+  purge_at: IsoDateTime.nullable().meta({
+    description: `When the withdrawn app is deleted for good: ${APP_WITHDRAWAL_RETENTION_DAYS} days after its withdrawal (null unless withdrawn)`,
+  }),
+});
 export type MyApp = z.infer<typeof MyApp>;
 
 /** The caller's own apps in any status, newest first. */
@@ -300,6 +312,27 @@ export type InstalledAppsResponse = z.infer<typeof InstalledAppsResponse>;
 
 export const InstallAppResponse = z.object({ installed: z.literal(true) });
 export type InstallAppResponse = z.infer<typeof InstallAppResponse>;
+
+// ---- withdrawal ------------------------------------------------------------------------
+
+/**
+ * DELETE /api/v1/apps/{slug} (docs/decisions/033-withdraw-an-app.md). Without `permanent`
+ * the app is withdrawn: gone from every public read and desktop, its keys refused, kept in
+ * its author's list for the retention days. `permanent=true` deletes it for good at once
+ * (a live app is withdrawn and deleted in one step). Its slug stays reserved for the
+ * retention days from the withdrawal either way.
+ */
+export const WithdrawAppQuery = z.object({
+  permanent: z
+    .enum(['true', 'false'])
+    .default('false')
+    .meta({
+      param: {
+        description: `true: delete the app for good now, instead of after ${APP_WITHDRAWAL_RETENTION_DAYS} days as withdrawn`,
+      },
+    }),
+});
+export type WithdrawAppQuery = z.infer<typeof WithdrawAppQuery>;
 
 // ---- API keys --------------------------------------------------------------------------
 

@@ -66,6 +66,7 @@ export type SetUsernameBody = z.infer<typeof SetUsernameBody>;
 export const SetUsernameResponse = z.object({ user: AuthUser });
 export type SetUsernameResponse = z.infer<typeof SetUsernameResponse>;
 
+/** The answer of logout and of sign out everywhere (docs/decisions/032-sign-out-everywhere.md). */
 export const LogoutResponse = SuccessResponse;
 export type LogoutResponse = z.infer<typeof LogoutResponse>;
 
@@ -79,6 +80,12 @@ export const JwtClaims = z.object({
   jti: z.string().min(1),
   /** Present (true) only in a moderator's session; services also honour auth's role override in Redis. */
   mod: z.literal(true).optional(),
+  /**
+   * The user's session epoch when the token was signed (absent: 0). A session whose epoch is
+   * below the user's current one was signed before a sign-out everywhere and is refused
+   * (docs/decisions/032-sign-out-everywhere.md).
+   */
+  epoch: z.number().int().nonnegative().optional(),
 });
 export type JwtClaims = z.infer<typeof JwtClaims>;
 

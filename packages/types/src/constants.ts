@@ -66,6 +66,16 @@ export const REPORT_REASONS = [
   'inappropriate',
   'other',
 ] as const;
+/**
+ * approved: listed; blocked: hidden by reports or a moderator; withdrawn: taken down by its
+ * author, kept for them (and its slug reserved) until deleted for good.
+ */
+export const APP_STATUSES = ['approved', 'blocked', 'withdrawn'] as const;
+/**
+ * Days a withdrawn app stays in its author's list before it is deleted for good, and days
+ * its slug stays reserved after the withdrawal (also when the author deletes it sooner).
+ */
+export const APP_WITHDRAWAL_RETENTION_DAYS = 30;
 /** The 5th distinct reporter blocks the app. */
 export const REPORT_BLOCK_THRESHOLD = 5;
 /** Character limits of an app's fields (Unicode code points, like every limit here). */

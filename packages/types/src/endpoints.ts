@@ -35,6 +35,7 @@ import {
   SubmitAppResponse,
   UpdateAppBody,
   UpdateAppResponse,
+  WithdrawAppQuery,
 } from './app-store.js';
 import {
   AppReportHistoryResponse,
@@ -88,6 +89,7 @@ import {
   SubmitSiteExistingResponse,
 } from './sites.js';
 import {
+  APP_WITHDRAWAL_RETENTION_DAYS,
   BOOSTS_PER_DAY_USER,
   BOOSTS_PER_DAY_VISITOR,
   DATA_EXPORT_PATH,
@@ -270,6 +272,14 @@ export const LOGIN_LIMITS = {
 } as const satisfies Record<string, RateLimit>;
 
 /**
+ * Sign out everywhere (docs/decisions/032-sign-out-everywhere.md), per user. Each success
+ * ends the session it was sent with, so every further call needs a fresh login: two an hour
+ * leave room for a second thought, and bound what a script with the user's mailbox can make
+ * auth write.
+ */
+export const LOGOUT_ALL_LIMIT = { limit: 2, window: 'hour', key: 'user' } as const satisfies RateLimit;
+
+/**
  * Reporting an app (docs/decisions/018-abuse-resistant-reporting.md per user a minute; per user and per client IP an
  * hour where the documents are silent). A reader reports an app now and then, so 10 an
  * hour per account is far above honest use, while an account farm must spread its reports
@@ -357,6 +367,22 @@ export const ENDPOINTS: readonly Endpoint[] = [
     summary: 'Revoke the session and clear the cookie (idempotent)',
     auth: 'optional-session',
     ok: { 200: { ...json('Logged out; cookie cleared', LogoutResponse), cookie: 'clear' } },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/auth/logout-all',
+    service: 'auth',
+    operationId: 'logoutAll',
+    summary:
+      "Sign out everywhere: end every session of the user on every device, this one included, in every service at once; clears the cookie",
+    auth: 'session',
+    ok: {
+      200: {
+        ...json('Every session of the user ended; cookie cleared', LogoutResponse),
+        cookie: 'clear',
+      },
+    },
+    rateLimit: LOGOUT_ALL_LIMIT,
   }),
   endpoint({
     method: 'GET',
@@ -491,6 +517,23 @@ export const ENDPOINTS: readonly Endpoint[] = [
     rateLimit: APP_AUTHENTICATED,
   }),
   endpoint({
+    method: 'DELETE',
+    path: '/api/v1/apps/{slug}',
+    service: 'app-store',
+    operationId: 'withdrawApp',
+    summary:
+      `Withdraw one's own app (author's session): gone from the listing, search, detail and every desktop, its keys refused; kept as withdrawn in /me/apps for ${APP_WITHDRAWAL_RETENTION_DAYS} days and its slug reserved as long. permanent=true deletes it for good now. Idempotent`,
+    auth: 'session',
+    params: AppSlugParams,
+    query: WithdrawAppQuery,
+    ok: { 204: noContent('Withdrawn (or already withdrawn), or deleted for good with permanent=true') },
+    errors: {
+      403: `Not the author of the app, or ${KEY_REFUSED}`,
+      404: "App not found (unknown, deleted for good, or another author's blocked or withdrawn app)",
+    },
+    rateLimit: APP_SESSION,
+  }),
+  endpoint({
     method: 'POST',
     path: '/api/v1/apps/{slug}/report',
     service: 'app-store',
@@ -570,7 +613,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     service: 'app-store',
     operationId: 'listMyApps',
     summary:
-      "The caller's apps in any status, newest first; a blocked app says when, why and its appeal",
+      "The caller's apps in any status, newest first; a blocked app says when, why and its appeal; a withdrawn one when it is deleted for good",
     auth: 'session-or-key',
     ok: { 200: json("The caller's apps", MyAppsResponse) },
     rateLimit: APP_AUTHENTICATED,
@@ -700,7 +743,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
     params: AppSlugParams,
     body: ModerationReasonBody,
     ok: { 200: json('Blocked (audit entry app.blocked)', ModerationActionResponse) },
-    errors: { 403: MODERATION_FORBIDDEN, 404: 'App not found', 409: 'App is already blocked' },
+    errors: {
+      403: MODERATION_FORBIDDEN,
+      404: 'App not found',
+      409: 'App is already blocked, or was withdrawn by its author',
+    },
     rateLimit: APP_SESSION,
   }),
   endpoint({

@@ -19,6 +19,7 @@ import {
   SubmitAppBody,
   SubmitAppResponse,
   UpdateAppBody,
+  WithdrawAppQuery,
 } from '../src/app-store.js';
 
 const T = '2026-11-21T10:00:00.000Z';
@@ -282,7 +283,14 @@ describe('me, installs and keys', () => {
       appeal: null,
       can_appeal: true,
     };
-    const mine = { ...app, status: 'blocked', has_icon: false, block };
+    const mine = {
+      ...app,
+      status: 'blocked',
+      has_icon: false,
+      block,
+      withdrawn_at: null,
+      purge_at: null,
+    };
     expect(MyAppsResponse.safeParse({ apps: [mine] }).success).toBe(true);
     // `block` is required (null unless blocked) and names who blocked: reports or a moderator
     expect(MyAppsResponse.safeParse({ apps: [{ ...mine, block: null }] }).success).toBe(true);
@@ -291,6 +299,21 @@ describe('me, installs and keys', () => {
       MyAppsResponse.safeParse({ apps: [{ ...mine, block: { ...block, by: 'user' } }] }).success,
     ).toBe(false);
     expect(MyAppsResponse.safeParse({ apps: [app] }).success).toBe(false);
+    // A withdrawn app says when, and when it goes for good; both fields are always there.
+    const withdrawn = {
+      ...mine,
+      status: 'withdrawn',
+      block: null,
+      withdrawn_at: T,
+      purge_at: '2026-12-21T10:00:00.000Z',
+    };
+    expect(MyAppsResponse.safeParse({ apps: [withdrawn] }).success).toBe(true);
+    expect(
+      MyAppsResponse.safeParse({ apps: [{ ...withdrawn, purge_at: undefined }] }).success,
+    ).toBe(false);
+    expect(
+      MyAppsResponse.safeParse({ apps: [{ ...withdrawn, withdrawn_at: 'yesterday' }] }).success,
+    ).toBe(false);
     expect(InstalledAppsResponse.safeParse({ apps: [{ ...app, has_icon: true }] }).success).toBe(
       true,
     );
@@ -320,5 +343,19 @@ describe('me, installs and keys', () => {
     };
     const parsed = ApiKeyListResponse.parse({ keys: [item] });
     expect(parsed.keys[0]).not.toHaveProperty('key');
+  });
+});
+
+describe('withdrawal', () => {
+  it('permanent is false unless the query says true; anything else is refused', () => {
+    expect(WithdrawAppQuery.parse({})).toEqual({ permanent: 'false' });
+    expect(WithdrawAppQuery.parse({ permanent: 'true' })).toEqual({ permanent: 'true' });
+    for (const permanent of ['1', 'yes', 'TRUE', '', ['true', 'true']])
+      expect(WithdrawAppQuery.safeParse({ permanent }).success).toBe(false);
+  });
+
+  it('withdrawn is a status of the record, other words are not', () => {
+    expect(App.safeParse({ ...app, status: 'withdrawn' }).success).toBe(true);
+    expect(App.safeParse({ ...app, status: 'deleted' }).success).toBe(false);
   });
 });

@@ -55,6 +55,14 @@ describe('auth', () => {
     expect(JwtClaims.safeParse({ ...claims, exp: 1.5 }).success).toBe(false);
   });
 
+  it('the optional epoch claim (sign out everywhere) is a whole number from 0', () => {
+    const claims = { sub: 'u1', email: 'a@b.co', username: 'a', iat: 1, exp: 2, jti: 'j' };
+    expect(JwtClaims.safeParse({ ...claims, epoch: 1_750_000_000_123 }).success).toBe(true);
+    expect(JwtClaims.safeParse({ ...claims, epoch: 0 }).success).toBe(true);
+    for (const epoch of [-1, 1.5, '5', null])
+      expect([epoch, JwtClaims.safeParse({ ...claims, epoch }).success]).toEqual([epoch, false]);
+  });
+
   it('moderators: an email path (lower-cased), the list entries, the optional mod claim', () => {
     expect(ModeratorEmailParams.parse({ email: 'Mod@Example.com' })).toEqual({ email: 'mod@example.com' });
     expect(ModeratorEmailParams.safeParse({ email: 'nope' }).success).toBe(false);

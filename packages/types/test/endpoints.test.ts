@@ -16,6 +16,7 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['POST', '/api/v1/apps'],
   ['GET', '/api/v1/apps/{slug}'],
   ['PATCH', '/api/v1/apps/{slug}'],
+  ['DELETE', '/api/v1/apps/{slug}'],
   ['POST', '/api/v1/apps/{slug}/report'],
   ['GET', '/api/v1/me'],
   ['GET', '/api/v1/me/apps'],
@@ -52,6 +53,8 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['GET', '/api/auth/moderators'],
   ['PUT', '/api/auth/moderators/{email}'],
   ['DELETE', '/api/auth/moderators/{email}'],
+  // sign out everywhere (docs/decisions/032-sign-out-everywhere.md)
+  ['POST', '/api/auth/logout-all'],
   // moderation of sites and chat
   ['POST', '/api/moderation/sites/{id}/hide'],
   ['POST', '/api/moderation/sites/{id}/restore'],
@@ -203,6 +206,13 @@ describe('endpoint catalogue', () => {
     expect(get('POST', '/api/messages/{id}/like').responses[409]).toBeDefined();
     expect(get('POST', '/api/auth/set-username').responses[409]).toBeDefined();
     expect(get('DELETE', '/api/v1/apps/{slug}/keys/{id}').responses[204]).toBeDefined();
+    // Withdrawing an app: the author's session only (a key is 403), in the session bucket.
+    const withdraw = get('DELETE', '/api/v1/apps/{slug}');
+    expect(withdraw.auth).toBe('session');
+    expect(withdraw.rateLimit).toEqual(get('GET', '/api/v1/apps/{slug}/keys').rateLimit);
+    expect(Object.keys(withdraw.responses).map(Number).sort()).toEqual([
+      204, 400, 401, 403, 404, 408, 429, 431, 500, 503,
+    ]);
     expect(get('GET', '/api/ws').responses[101]).toBeDefined();
     expect(get('GET', '/api/v1/apps/{slug}').auth).toBe('none');
     expect(get('GET', '/api/v1/me').auth).toBe('session-or-key');

@@ -30,6 +30,7 @@ import { createAuthorStore } from './store/author-store.js';
 import { createModerationStore } from './store/moderation-store.js';
 import { createAppStore } from './store/store.js';
 import { createUserExportStore } from './store/user-export-store.js';
+import { createWithdrawalStore } from './store/withdrawal-store.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -60,6 +61,8 @@ export interface AppDeps {
   ipHashSecret?: string;
   /** REPORT_DISTINCT_NETWORKS: one client network counts once toward the block threshold. */
   reportDistinctNetworks?: boolean;
+  /** The clock of withdrawals and slug reservations (tests move it days ahead). */
+  now?: () => Date;
   /** INTERNAL_TOKEN: the shared secret of the internal calls (auth's data export). */
   internalToken: string;
 }
@@ -106,6 +109,8 @@ export function buildApp(deps: AppDeps): Express {
         systemMessages: deps.systemMessages,
         jobs: deps.jobs,
         ipHashSecret: deps.ipHashSecret ?? DEV_IP_HASH_SECRET,
+        withdrawals: createWithdrawalStore(deps.db),
+        now: deps.now ?? (() => new Date()),
       });
       iconRoutes(app, { store, limits });
       keysRoutes(app, { store, limits, authenticate });

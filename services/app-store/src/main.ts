@@ -17,9 +17,11 @@ import {
 import { Queue } from 'bullmq';
 import { NOTIFY_EMAIL_QUEUE } from '@svc/types';
 import { buildApp } from './app.js';
+import { startWithdrawnAppPurge } from './actions/purge-withdrawn-apps.js';
 import { NOTICE_JOB_OPTIONS } from './domain/author-notice.js';
 import { configSchema, ipHashSecret } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { createWithdrawalStore } from './store/withdrawal-store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
@@ -60,6 +62,14 @@ async function main(): Promise<void> {
     registry: rt.metrics.registry,
     queues: { [NOTIFY_EMAIL_QUEUE]: { queue: noticeQueue, options: NOTICE_JOB_OPTIONS } },
   });
+  // Withdrawn apps whose retention days are over, deleted for good: at once (a process that
+  // was down catches up), then every minute.
+  const purge = startWithdrawnAppPurge({
+    withdrawals: createWithdrawalStore(db),
+    logger: rt.logger,
+    registry: rt.metrics.registry,
+  });
+  void purge.sweep();
   const app = buildApp({
     logger: rt.logger,
     metrics: rt.metrics,
@@ -79,6 +89,7 @@ async function main(): Promise<void> {
   await rt.serve(app, [
     { name: 'system message relay', close: () => systemMessages.stop() },
     { name: 'job outbox relay', close: () => jobs.stop() },
+    { name: 'purge sweep', close: () => purge.stop() },
     { name: 'notice queue', close: () => noticeQueue.close() },
     { name: 'prisma', close: () => db.$disconnect() },
     { name: 'listing pool', close: () => listingPool.end() },

@@ -1,4 +1,5 @@
-// Pure domain rules: report threshold, listing SQL, API keys, icon sanitising, updates.
+// Pure domain rules: report threshold, listing SQL, API keys, icon sanitising, updates,
+// moderation and withdrawal.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
@@ -6,10 +7,25 @@ import { reachesBlockThreshold, reportOutcome } from '../src/domain/report-thres
 import {
   ALREADY_BLOCKED,
   NOT_BLOCKED,
+  WITHDRAWN_BY_AUTHOR,
   changesListing,
   decideModeration,
 } from '../src/domain/moderation.js';
-import { moderatorEntry } from '../src/domain/audit-entry.js';
+import {
+  DELETED_AFTER_RETENTION,
+  DELETED_BY_AUTHOR,
+  SYSTEM_ACTOR,
+  actorForAuthor,
+  deletionEntry,
+  moderatorEntry,
+  withdrawalEntry,
+} from '../src/domain/audit-entry.js';
+import {
+  WITHDRAWAL_RETENTION_MS,
+  decideWithdrawal,
+  leavesListing,
+  purgeAt,
+} from '../src/domain/withdrawal.js';
 import {
   listingCountQuery,
   listingPageQuery,
@@ -311,6 +327,16 @@ describe('moderation decisions (docs/decisions/009-moderation-audit-log.md)', ()
       message: ALREADY_BLOCKED,
     });
   });
+  it('neither blocks nor restores an app its author withdrew', () => {
+    expect(decideModeration('block', 'withdrawn')).toEqual({
+      kind: 'conflict',
+      message: WITHDRAWN_BY_AUTHOR,
+    });
+    expect(decideModeration('restore', 'withdrawn')).toEqual({
+      kind: 'conflict',
+      message: NOT_BLOCKED,
+    });
+  });
   it('dismisses in any status, resolving the reports and keeping the status', () => {
     for (const status of ['approved', 'blocked'] as const)
       expect(decideModeration('dismiss', status)).toEqual({
@@ -344,5 +370,85 @@ describe('moderation decisions (docs/decisions/009-moderation-audit-log.md)', ()
     expect(moderatorEntry({ ...base, action: 'app.blocked', reason: ' phishing ' }).reason).toBe(
       'phishing',
     );
+  });
+});
+
+describe('withdrawal (docs/decisions/033-withdraw-an-app.md)', () => {
+  const author = 'u_author';
+  it('lets only the author withdraw; others get 403 for a listed app, 404 otherwise', () => {
+    expect(decideWithdrawal(undefined, author, false)).toEqual({ kind: 'not-found' });
+    expect(decideWithdrawal({ authorId: author, status: 'approved' }, 'u_other', false)).toEqual({
+      kind: 'forbidden',
+    });
+    for (const status of ['blocked', 'withdrawn'] as const)
+      expect(decideWithdrawal({ authorId: author, status }, 'u_other', true)).toEqual({
+        kind: 'not-found',
+      });
+  });
+  it('withdraws a live app (blocked too), again changes nothing, permanent deletes for good', () => {
+    for (const status of ['approved', 'blocked'] as const) {
+      expect(decideWithdrawal({ authorId: author, status }, author, false)).toEqual({
+        kind: 'apply',
+        withdraw: true,
+        deleteForGood: false,
+      });
+      expect(decideWithdrawal({ authorId: author, status }, author, true)).toEqual({
+        kind: 'apply',
+        withdraw: true,
+        deleteForGood: true,
+      });
+    }
+    expect(decideWithdrawal({ authorId: author, status: 'withdrawn' }, author, false)).toEqual({
+      kind: 'apply',
+      withdraw: false,
+      deleteForGood: false,
+    });
+    expect(decideWithdrawal({ authorId: author, status: 'withdrawn' }, author, true)).toEqual({
+      kind: 'apply',
+      withdraw: false,
+      deleteForGood: true,
+    });
+  });
+  it('keeps a withdrawn app the retention days of the catalogue; only a listed one leaves the listing', () => {
+    expect(WITHDRAWAL_RETENTION_MS).toBe(30 * 86_400_000);
+    expect(purgeAt(new Date('2026-11-24T10:00:00.000Z')).toISOString()).toBe(
+      '2026-12-24T10:00:00.000Z',
+    );
+    expect(leavesListing('approved')).toBe(true);
+    expect(leavesListing('blocked')).toBe(false);
+    expect(leavesListing('withdrawn')).toBe(false);
+  });
+  it('writes the withdrawal by its author and the deletion by the author or the sweep', () => {
+    expect(
+      withdrawalEntry({
+        authorId: author,
+        appId: 'app_1',
+        before: 'blocked',
+        purgeAt: new Date('2026-12-24T10:00:00.000Z'),
+      }),
+    ).toEqual({
+      actor: author,
+      action: 'app.withdrawn',
+      targetType: 'app',
+      targetId: 'app_1',
+      reason: '',
+      before: { status: 'blocked' },
+      after: { status: 'withdrawn', purge_at: '2026-12-24T10:00:00.000Z' },
+    });
+    expect(deletionEntry({ actor: author, appId: 'app_1' })).toEqual({
+      actor: author,
+      action: 'app.deleted',
+      targetType: 'app',
+      targetId: 'app_1',
+      reason: DELETED_BY_AUTHOR,
+      before: { status: 'withdrawn' },
+      after: null,
+    });
+    expect(deletionEntry({ actor: SYSTEM_ACTOR, appId: 'app_1' }).reason).toBe(
+      DELETED_AFTER_RETENTION,
+    );
+    expect(DELETED_AFTER_RETENTION).toBe('deleted for good 30 days after its withdrawal');
+    // The author's history shows their own withdrawal as theirs.
+    expect(actorForAuthor(author, author)).toBe('author');
   });
 });

@@ -53,6 +53,8 @@ export async function startHarness(
     reportDistinctNetworks?: boolean;
     /** express trust proxy, so a test can give each request its client IP (X-Forwarded-For). */
     trustProxy?: string | boolean | number;
+    /** The app's clock of withdrawals and slug reservations. */
+    now?: () => Date;
   } = {},
 ) {
   const logger = createLogger('app-store-test', 'silent');
@@ -102,6 +104,7 @@ export async function startHarness(
     ipHashSecret: 'test-ip-hash-secret',
     reportDistinctNetworks: opts.reportDistinctNetworks,
     trustProxy: opts.trustProxy,
+    now: opts.now,
     internalToken: INTERNAL_TOKEN,
   });
   const queue = new Queue(SYSTEM_MESSAGE_QUEUE, {

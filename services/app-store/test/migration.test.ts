@@ -199,4 +199,29 @@ describe('app_store schema', () => {
       db.developer.create({ data: { userId: 'dev-1', email: 'e@example.com', username: 'e' } }),
     ).rejects.toMatchObject({ code: 'P2002' });
   });
+
+  it('withdrawn apps: the status, their times, the purge index and slug reservations', async () => {
+    const app = await db.app.create({
+      data: appData('withdrawn-app', {
+        status: 'withdrawn',
+        withdrawnAt: new Date('2026-11-24T10:00:00.000Z'),
+        purgeAt: new Date('2026-12-24T10:00:00.000Z'),
+      }),
+    });
+    expect(app).toMatchObject({ status: 'withdrawn', purgeAt: new Date('2026-12-24T10:00:00.000Z') });
+    const rows = await db.$queryRaw<Array<{ indexname: string; indexdef: string }>>`
+      SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = ${schema}`;
+    const defs = new Map(rows.map((r) => [r.indexname, r.indexdef]));
+    expect(defs.get('apps_purge_idx')).toMatch(/\(purge_at\) WHERE \(purge_at IS NOT NULL\)/);
+    expect(defs.get('slug_reservations_pkey')).toMatch(/UNIQUE INDEX .* \(slug\)/);
+    expect(defs.get('slug_reservations_until_idx')).toMatch(/\(reserved_until\)/);
+    const until = new Date('2026-12-24T10:00:00.000Z');
+    await db.slugReservation.create({ data: { slug: 'withdrawn-app', reservedUntil: until } });
+    await expectUniqueViolation(
+      db.slugReservation.create({ data: { slug: 'withdrawn-app', reservedUntil: until } }),
+    );
+    // A reservation outlives the app it came from: no foreign key.
+    await db.app.delete({ where: { id: app.id } });
+    expect(await db.slugReservation.count({ where: { slug: 'withdrawn-app' } })).toBe(1);
+  });
 });

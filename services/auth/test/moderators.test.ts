@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { setModeratorRole } from '@svc/service-kit';
+import { formerModeratorRoleKey, moderatorRoleKey, setModeratorRole } from '@svc/service-kit';
 import { loadAuthConfig } from '../src/config.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -176,13 +176,21 @@ describe('moderators', () => {
     expect(claimsOf(fresh).mod).toBe(true);
   });
 
-  it('an email listed after an API revoke is a moderator again at its next login', async () => {
+  it('an email listed after an API revoke is a moderator again at its next login (either key of the override)', async () => {
     // owner@example.com was revoked as a grant earlier (simulated: the override says no).
     const owner = await h.login('owner@example.com');
     await setModeratorRole(h.redis, h.redisPrefix, owner.user.id, false);
     expect((await me(owner.cookie)).body.is_moderator).toBe(false);
     const next = await h.login('owner@example.com');
     expect((await me(next.cookie)).body.is_moderator).toBe(true);
+    expect((await me(owner.cookie)).body.is_moderator).toBe(true);
+
+    // The same when the revoke sits under the override's former key.
+    await h.redis.del(moderatorRoleKey(h.redisPrefix, owner.user.id));
+    await h.redis.set(formerModeratorRoleKey(h.redisPrefix, owner.user.id), '0', 'EX', 600);
+    expect((await me(owner.cookie)).body.is_moderator).toBe(false);
+    const third = await h.login('owner@example.com');
+    expect((await me(third.cookie)).body.is_moderator).toBe(true);
     expect((await me(owner.cookie)).body.is_moderator).toBe(true);
   });
 });

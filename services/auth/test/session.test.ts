@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { signSessionToken } from '@svc/service-kit';
+import { currentSessionEpoch, signSessionToken } from '@svc/service-kit';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -137,5 +137,83 @@ describe('POST /api/auth/logout', () => {
 
   it('is harmless without a session', async () => {
     expect((await request(h.app).post('/api/auth/logout')).body).toEqual({ success: true });
+  });
+});
+
+describe('POST /api/auth/logout-all', () => {
+  const logoutAll = (cookie?: string) => {
+    const r = request(h.app).post('/api/auth/logout-all');
+    return cookie ? r.set('Cookie', cookie) : r;
+  };
+  const claimsOf = (cookie: string) =>
+    jwt.decode(cookie.replace(/^sn_token=/, '')) as { epoch?: number };
+
+  it("ends every session of the user, clears the cookie, and leaves other users' sessions alone", async () => {
+    const phone = await h.login('kate@example.com');
+    const laptop = await h.login('kate@example.com');
+    const other = await h.login('liam@example.com');
+    for (const s of [phone, laptop, other]) expect((await me(s.cookie)).status).toBe(200);
+
+    const res = await logoutAll(laptop.cookie);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    expect(res.headers['set-cookie']![0]).toMatch(/^sn_token=;.*Expires=Thu, 01 Jan 1970/);
+    expect((await me(phone.cookie)).status).toBe(401);
+    expect((await me(laptop.cookie)).status).toBe(401);
+    expect((await me(other.cookie)).status).toBe(200);
+    // The sessions it ended cannot sign out again (401), nor rename (401).
+    expect((await logoutAll(phone.cookie)).status).toBe(401);
+    const rename = await request(h.app)
+      .post('/api/auth/set-username')
+      .set('Cookie', phone.cookie)
+      .send({ username: 'kate-2' });
+    expect(rename.status).toBe(401);
+
+    // A login afterwards starts a session in the new epoch, which works.
+    const again = await h.login('kate@example.com');
+    const epoch = await currentSessionEpoch(h.redis, h.redisPrefix, again.user.id);
+    expect(epoch).toBeGreaterThan(0);
+    expect(claimsOf(again.cookie).epoch).toBe(epoch);
+    expect((await me(again.cookie)).body.user).toEqual(again.user);
+  });
+
+  it("set-username's fresh session keeps the epoch of the one it replaces", async () => {
+    const first = await h.login('mia@example.com');
+    await logoutAll(first.cookie).expect(200);
+    const session = await h.login('mia@example.com');
+    const renamed = await request(h.app)
+      .post('/api/auth/set-username')
+      .set('Cookie', session.cookie)
+      .send({ username: 'mia-renamed' });
+    expect(renamed.status).toBe(200);
+    const fresh = renamed.headers['set-cookie']![0]!.split(';')[0]!;
+    expect(claimsOf(fresh).epoch).toBe(claimsOf(session.cookie).epoch);
+    expect((await me(fresh)).status).toBe(200);
+    await logoutAll(fresh).expect(200);
+    expect((await me(fresh)).status).toBe(401);
+  });
+
+  it('answers 401 without a session and with a forged one', async () => {
+    const anonymous = await logoutAll();
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ error: 'Authentication required' });
+    expect((await logoutAll('sn_token=not-a-jwt')).status).toBe(401);
+  });
+
+  it('answers 429 with Retry-After past two an hour per user', async () => {
+    const statuses: number[] = [];
+    let last: request.Response | undefined;
+    let cookie = '';
+    for (let i = 0; i < 3; i++) {
+      ({ cookie } = await h.login('nora@example.com'));
+      last = await logoutAll(cookie);
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    expect(last!.body).toEqual({ error: 'Too many requests' });
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(last!.headers['ratelimit-limit']).toBe('2');
+    // Refused, so that session was not ended.
+    expect((await me(cookie)).status).toBe(200);
   });
 });

@@ -31,7 +31,7 @@ import { FUZZ_DOMAIN, KEYS, SESSIONS, type KeyName, type Who, type World } from 
 export type Auth =
   | { kind: 'none' }
   | { kind: 'session'; who: Who }
-  /** A user logged in just for this request (logout revokes the session it is sent). */
+  /** A user logged in just for this request (logout and logout-all end its sessions). */
   | { kind: 'fresh session' }
   | { kind: 'key'; key: KeyName }
   | { kind: 'session and key'; who: Who; key: KeyName }
@@ -119,8 +119,9 @@ function callerArbitrary(e: Endpoint): fc.Arbitrary<Auth> {
     { weight: 1, arbitrary: fc.constantFrom(...FORGED_COOKIES).map((raw): Auth => ({ kind: 'cookie', raw })) },
     { weight: 1, arbitrary: fc.constantFrom(...FORGED_AUTHORIZATION).map((raw): Auth => ({ kind: 'authorization', raw })) },
   );
-  // Logging out revokes the session it is sent: never one another request relies on.
-  return e.operationId === 'logout'
+  // Logging out ends the session it is sent, signing out everywhere every session of its
+  // user: never one another request relies on.
+  return e.operationId === 'logout' || e.operationId === 'logoutAll'
     ? auth.map((a): Auth => (a.kind === 'session' || a.kind === 'session and key' ? { kind: 'fresh session' } : a))
     : auth;
 }
@@ -128,7 +129,8 @@ function callerArbitrary(e: Endpoint): fc.Arbitrary<Auth> {
 /** Real values of a field that names something (so valid requests find it), if any. */
 function realValues(e: Endpoint, world: World, where: 'params' | 'query' | 'body', name: string): string[] | undefined {
   if (where === 'params') {
-    if (name === 'slug') return world.allSlugs;
+    // Withdrawing takes an app away: only the apps seeded for it, never the others' targets.
+    if (name === 'slug') return e.operationId === 'withdrawApp' ? world.withdrawable : world.allSlugs;
     if (name === 'email') return world.allEmails;
     if (name === 'site_id') return world.allSiteIds;
     if (name === 'id') {
@@ -240,6 +242,8 @@ function targetOf(e: Endpoint, world: World): fc.Arbitrary<Target> | undefined {
       return ownerSession;
     case 'revokeApiKey':
       return fc.constantFrom(...world.revocableKeys).map((k) => ({ auth: session('authorA'), params: { slug: k.slug, id: k.id } }));
+    case 'withdrawApp':
+      return slugOf(world.withdrawable).map((params) => ({ auth: session('authorA'), params }));
     case 'reportApp':
       return fc.tuple(anyMember, slugOf(world.apps.reportable)).map(([auth, params]) => ({ auth, params }));
     case 'appealAppBlock':

@@ -41,6 +41,11 @@ export interface World {
     /** Approved, of authorB, for members to report. */
     reportable: string[];
   };
+  /**
+   * Approved, of authorA, for authorA to withdraw (or delete for good). Kept out of `apps`
+   * and `allSlugs`, so no other operation meets them withdrawn or gone.
+   */
+  withdrawable: string[];
   /** Who may change which app, and the key that may (for updateApp, keys, audits). */
   owners: Array<{ who: Who; slug: string; key?: KeyName }>;
   /** Keys of authorA's second stable app, for revokeApiKey. */
@@ -115,6 +120,7 @@ export async function seedWorld(deps: SeedDeps): Promise<World> {
   const restorable = await many('authorB', 'fuzz-restore', 3);
   const blockable = await many('authorB', 'fuzz-block', 3);
   const reportable = await many('authorB', 'fuzz-report', 3);
+  const withdrawable = await many('authorA', 'fuzz-withdraw', 3);
   for (const slug of [...appealable, ...restorable])
     await ok(call(`/api/v1/moderation/apps/${slug}/block`, { method: 'POST', ...as('moderator'), body: { reason: 'fuzz seed' } }), 200);
 
@@ -172,6 +178,7 @@ export async function seedWorld(deps: SeedDeps): Promise<World> {
     sessions,
     keys: { keyA1: keyA1.key, keyB1: keyB1.key, revoked: revoked.key },
     apps,
+    withdrawable,
     owners: [
       { who: 'authorA', slug: 'fuzz-a1', key: 'keyA1' },
       { who: 'authorA', slug: 'fuzz-a2' },

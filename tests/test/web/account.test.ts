@@ -1,7 +1,7 @@
 // Login and the account pages in a real browser, through the gateway: the email-code login
 // (pointer and keyboard), its errors in words (wrong code, the per-address rate limit with
 // the wait, the mail provider failing), `?next=` (back where the reader came from, never to
-// another origin), /me (username, logout), /me/bookmarks and /me/submissions.
+// another origin), /me (username, logout, sign out everywhere), /me/bookmarks and /me/submissions.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { codeFor } from '../login.js';
@@ -322,6 +322,54 @@ describe('the account pages', () => {
       // The API no longer accepts the old session either.
       expect((await api('/api/auth/me', { cookie: user.cookie })).status).toBe(401);
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('signs out everywhere: this browser lands logged out, and the session of another device ends too', async () => {
+    const ip = nextIp();
+    const user = await apiLogin(sys, 'everywhere@example.com', ip);
+    const otherDevice = await apiLogin(sys, 'everywhere@example.com', ip);
+    const { page, context, errors } = await openPage(browser, sys, { cookie: user.cookie, clientIp: ip });
+    try {
+      await page.goto('/me');
+      await hydrated(page, 'Sign out everywhere');
+      const section = page.getByRole('region', { name: 'Everywhere you are logged in' });
+      await section.getByText(/^Ends your session on every device and in every browser/).waitFor();
+      await expectAccessible(page);
+      await section.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.locator('header').getByRole('link', { name: 'Log in' }).waitFor();
+      await page.goto('/me');
+      expect(new URL(page.url()).pathname).toBe('/login');
+      expect((await api('/api/auth/me', { cookie: user.cookie })).status).toBe(401);
+      expect((await api('/api/auth/me', { cookie: otherDevice.cookie })).status).toBe(401);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says in words when signing out everywhere is refused (429), and stays', async () => {
+    const ip = nextIp();
+    const email = 'everywhere.often@example.com';
+    // Two an hour per user: used up through the API, each from a fresh login.
+    for (let i = 0; i < 2; i++) {
+      const { cookie } = await apiLogin(sys, email, ip);
+      expect((await api('/api/auth/logout-all', { method: 'POST', cookie, ip })).status).toBe(200);
+    }
+    const user = await apiLogin(sys, email, ip);
+    const { page, context, errors } = await openPage(browser, sys, { cookie: user.cookie, clientIp: ip });
+    try {
+      await page.goto('/me');
+      await hydrated(page, 'Sign out everywhere');
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByText(/^Too many attempts\. Please wait \d+ minutes and try again\.$/).waitFor();
+      await page.waitForFunction(() => document.activeElement?.id === 'everywhere-error');
+      expect(new URL(page.url()).pathname).toBe('/me');
+      expect((await api('/api/auth/me', { cookie: user.cookie })).status).toBe(200);
+      expect(unexpected(errors, 429)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -1,6 +1,8 @@
 // The developer dashboard in a real browser: submitting an app (checked in the browser with
 // the contract's schema before any request, then by the API), editing it with a live icon
-// preview, and its API keys: shown once, listed by prefix, revoked (the key then gets 401).
+// preview, and its API keys: shown once, listed by prefix, revoked (the key then gets 401);
+// withdrawing an app and deleting it for good, each after a confirmation, with and without
+// JavaScript.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { apiLogin, expectAccessible, launchBrowser, openPage, screenshot } from './browser.js';
@@ -250,4 +252,115 @@ describe('/developer', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
+});
+
+describe('withdrawing an app', () => {
+  const ip = '198.18.60.10';
+  const readerIp = '198.18.60.11';
+  let author: { cookie: string };
+  let reader: { cookie: string };
+
+  beforeAll(async () => {
+    author = await apiLogin(sys, 'withdrawing-dev@example.com', ip);
+    reader = await apiLogin(sys, 'withdrawn-reader@example.com', readerIp);
+    for (const [slug, name] of [
+      ['fading-app', 'Fading App'],
+      ['quiet-exit', 'Quiet Exit'],
+    ]) {
+      const created = await api('/api/v1/apps', {
+        method: 'POST',
+        headers: { cookie: author.cookie },
+        body: { slug, name, url: `https://${slug}.example/` },
+        ip,
+      });
+      expect(created.status).toBe(201);
+    }
+    const installed = await api('/api/v1/me/installed/fading-app', { method: 'PUT', headers: { cookie: reader.cookie }, ip: readerIp });
+    expect(installed.status).toBe(200);
+  });
+
+  it('withdraws after a second click: gone from the store and the desktop, then deleted for good', async () => {
+    const { page, errors, context } = await openPage(browser, sys, { cookie: author.cookie, clientIp: ip });
+    await page.goto('/developer/apps/fading-app');
+    await hydrated(page);
+    const panel = page.getByTestId('withdraw-panel');
+    // One click opens the confirmation; nothing is sent yet.
+    await panel.getByText('Withdraw', { exact: true }).click();
+    expect((await api('/api/v1/apps/fading-app')).status).toBe(200);
+    await panel.getByRole('button', { name: 'Yes, withdraw Fading App' }).click();
+
+    const withdrawn = page.getByTestId('withdrawn-panel');
+    await withdrawn.getByRole('heading', { name: 'Withdrawn' }).waitFor();
+    expect(await withdrawn.textContent()).toContain('Deleted for good on');
+    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Create a key' }).count()).toBe(0);
+    expect((await api('/api/v1/apps/fading-app')).status).toBe(404);
+    const listed = (await (await api('/api/v1/apps?q=fading')).json()) as { meta: { total: number } };
+    expect(listed.meta.total).toBe(0);
+    // The reader's desktop no longer shows it.
+    const desktop = await api('/desktop', { headers: { cookie: reader.cookie }, ip: readerIp });
+    expect(desktop.status).toBe(200);
+    expect(await desktop.text()).not.toContain('Fading App');
+    // The history names the withdrawal as the author's.
+    await page.getByTestId('author-audit').getByRole('cell', { name: 'Withdrawn' }).waitFor();
+    await expectAccessible(page);
+
+    // The dashboard marks it and says when it goes.
+    await page.goto('/developer');
+    const row = page.locator('.dev-app', { has: page.getByRole('link', { name: 'Fading App' }) });
+    await row.getByText('Withdrawn', { exact: true }).waitFor();
+    expect(await row.textContent()).toContain('Deleted for good on');
+
+    await page.goto('/developer/apps/fading-app');
+    await hydrated(page);
+    await page.getByText('Delete for good', { exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, delete Fading App for good' }).click();
+    await page.waitForURL('**/developer?deleted=1');
+    await page.getByText('The app was deleted for good.', { exact: false }).waitFor();
+    expect(await page.getByRole('link', { name: 'Fading App' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    // Its page is gone (the browser logs that 404 as a console error: checked above, before it).
+    expect((await page.goto('/developer/apps/fading-app'))?.status()).toBe(404);
+    // The name stays reserved.
+    const again = await api('/api/v1/apps', {
+      method: 'POST',
+      headers: { cookie: reader.cookie },
+      body: { slug: 'fading-app', name: 'Mine', url: 'https://mine.example/' },
+      ip: readerIp,
+    });
+    expect(again.status).toBe(409);
+    await context.close();
+  });
+
+  it('works without JavaScript: the disclosure opens and the form posts', async () => {
+    const context = await browser.newContext({
+      baseURL: sys.baseUrl,
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { 'x-forwarded-for': ip },
+    });
+    const eq = author.cookie.indexOf('=');
+    await context.addCookies([
+      { name: author.cookie.slice(0, eq), value: author.cookie.slice(eq + 1), url: sys.baseUrl, httpOnly: true, sameSite: 'Lax' },
+    ]);
+    const page = await context.newPage();
+    await page.goto('/developer/apps/quiet-exit');
+    await page.getByText('Withdraw', { exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, withdraw Quiet Exit' }).click();
+    await page.getByTestId('withdrawn-panel').getByRole('heading', { name: 'Withdrawn' }).waitFor();
+    expect((await api('/api/v1/apps/quiet-exit')).status).toBe(404);
+    const mine = (await (await api('/api/v1/me/apps', { headers: { cookie: author.cookie }, ip })).json()) as {
+      apps: { slug: string; status: string }[];
+    };
+    expect(mine.apps.find((a) => a.slug === 'quiet-exit')?.status).toBe('withdrawn');
+
+    await page.getByText('Delete for good', { exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, delete Quiet Exit for good' }).click();
+    await page.waitForURL('**/developer?deleted=1');
+    await page.getByText('The app was deleted for good.', { exact: false }).waitFor();
+    const after = (await (await api('/api/v1/me/apps', { headers: { cookie: author.cookie }, ip })).json()) as {
+      apps: { slug: string }[];
+    };
+    expect(after.apps.map((a) => a.slug)).not.toContain('quiet-exit');
+    await context.close();
+  });
 });

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import {
+  APP_WITHDRAWAL_RETENTION_DAYS,
   AppealBody,
   AppListQuery,
   AuthorAuditQuery,
@@ -18,7 +19,7 @@ import {
 } from '@svc/types';
 import type { SvcClient } from '@svc/client';
 import type { Context } from '../context.js';
-import { UsageError } from '../exit-codes.js';
+import { CommandFailed, UsageError } from '../exit-codes.js';
 import { parseManifest, planManifest } from '../manifest.js';
 import { readAll } from '../prompt.js';
 import { renderRecord, renderTable, type Column } from '../table.js';
@@ -43,9 +44,14 @@ const AUDIT_COLUMNS: Column<AuthorAuditEntry>[] = [
   { header: 'REASON', value: (e) => e.reason, max: 50 },
 ];
 
-/** Under the table of your own apps: why each blocked one was blocked, and its appeal. */
+/**
+ * Under the table of your own apps: why each blocked one was blocked, and its appeal; when
+ * each withdrawn one was withdrawn and goes for good.
+ */
 export function blockLines(apps: MyApp[]): string[] {
   return apps.flatMap((a) => {
+    if (a.status === 'withdrawn')
+      return [`${a.slug}: withdrawn ${a.withdrawn_at}; deleted for good ${a.purge_at}`];
     if (!a.block) return [];
     const { block } = a;
     const appeal = block.appeal
@@ -232,6 +238,23 @@ change after submission; a difference is reported as a warning. An invalid manif
     });
 
   apps
+    .command('withdraw')
+    .description(
+      `take your app out of the store (needs svc login: a key cannot); you keep it as withdrawn for ${APP_WITHDRAWAL_RETENTION_DAYS} days and its slug stays reserved as long`,
+    )
+    .argument('<slug>', 'the app slug')
+    .option('--permanent', 'delete it for good now: its reports, keys and installs go too')
+    .action(async (slug: string, opts: { permanent?: boolean }) => {
+      const permanent = opts.permanent === true;
+      await ctx.client().apps.withdraw(slug, { permanent });
+      ctx.print({ slug, withdrawn: true, permanent }, () =>
+        permanent
+          ? `deleted ${slug} for good; its slug stays reserved until ${APP_WITHDRAWAL_RETENTION_DAYS} days after its withdrawal`
+          : `withdrew ${slug}: gone from the store, its keys refused; deleted for good in ${APP_WITHDRAWAL_RETENTION_DAYS} days (now: svc apps withdraw ${slug} --permanent)`,
+      );
+    });
+
+  apps
     .command('appeal')
     .description('appeal the block of your app (needs svc login; once per block, at most 1,000 characters)')
     .argument('<slug>', 'the app slug')
@@ -281,6 +304,11 @@ async function submitFromManifest(ctx: Context, file: string): Promise<void> {
   const client: SvcClient = ctx.client();
   const mine = await client.me.apps();
   const existing = mine.apps.find((a) => a.slug === parsed.manifest.slug);
+  // Neither created (the slug is reserved) nor updated (it is gone): say so, not "unchanged".
+  if (existing?.status === 'withdrawn')
+    throw new CommandFailed(
+      `${existing.slug} was withdrawn (${existing.withdrawn_at}); it is deleted for good at ${existing.purge_at} and its slug is reserved until then`,
+    );
   const plan = planManifest(parsed, existing);
 
   for (const field of plan.action === 'create' ? [] : plan.ignored) {

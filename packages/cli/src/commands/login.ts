@@ -1,5 +1,6 @@
-// svc login | logout | whoami: the email-code session, kept in the user's config folder.
+// svc login | logout [--all] | whoami: the email-code session, kept in the user's config folder.
 import type { Command } from 'commander';
+import { ApiError } from '@svc/client';
 import { Email, VerificationCode } from '@svc/types';
 import type { Context } from '../context.js';
 import { CommandFailed } from '../exit-codes.js';
@@ -44,7 +45,9 @@ export function registerLogin(program: Command, ctx: Context): void {
   program
     .command('logout')
     .description('end the session on the server and forget it here')
-    .action(async () => {
+    .option('--all', 'sign out everywhere: end every session of your account, on every device')
+    .action(async (opts: { all?: boolean }) => {
+      if (opts.all) return logoutEverywhere(ctx);
       const client = ctx.client();
       const had = client.sessionToken !== undefined;
       if (had) await client.auth.logout();
@@ -67,4 +70,28 @@ export function registerLogin(program: Command, ctx: Context): void {
           `${out.user.display_name} <${out.user.email}> (user ${out.user.id}, via ${via}, ${client.baseUrl})`,
       );
     });
+}
+
+/**
+ * `svc logout --all`: needs the stored session (the API ends the sessions of the account it
+ * names). One the API no longer accepts is forgotten here too, and said so.
+ */
+async function logoutEverywhere(ctx: Context): Promise<void> {
+  const client = ctx.client();
+  if (client.sessionToken === undefined)
+    throw new CommandFailed('not logged in: `svc login` first, then `svc logout --all`');
+  try {
+    await client.auth.logoutAll();
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 401)) throw err;
+    forgetSession(client.baseUrl, ctx.env);
+    throw new CommandFailed(
+      'the stored session has already ended (forgotten here); `svc login`, then `svc logout --all` again',
+    );
+  }
+  forgetSession(client.baseUrl, ctx.env);
+  ctx.print(
+    { logged_out: true, everywhere: true },
+    () => `signed out of every session of your account on ${client.baseUrl}`,
+  );
 }

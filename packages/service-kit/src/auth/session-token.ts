@@ -19,10 +19,15 @@ export interface SessionClaims {
   exp: number;
   /** Only in a moderator's session (docs/decisions/016-moderator-role.md); absent otherwise. */
   mod?: true;
+  /**
+   * The user's session epoch when it was signed (session-state.ts); absent means 0. A sign-out
+   * everywhere starts a later epoch, which refuses this session (docs/decisions/032-sign-out-everywhere.md).
+   */
+  epoch?: number;
 }
 
 export function signSessionToken(
-  user: { id: string; email: string; username: string; isModerator?: boolean },
+  user: { id: string; email: string; username: string; isModerator?: boolean; epoch?: number },
   privateKeyPem: string,
   ttlSeconds = SESSION_TTL_SECONDS,
 ): { token: string; claims: SessionClaims } {
@@ -35,6 +40,7 @@ export function signSessionToken(
     iat,
     exp: iat + ttlSeconds,
     ...(user.isModerator ? { mod: true as const } : {}),
+    ...(user.epoch ? { epoch: user.epoch } : {}),
   };
   const signing = sessionSigningKey(privateKeyPem);
   const token = jwt.sign(claims, signing.key, { algorithm: 'ES256', keyid: signing.kid });
@@ -76,7 +82,8 @@ export function verifySessionToken(token: string, keys: SessionVerifyKeys): Sess
       typeof c.jti !== 'string' ||
       typeof c.exp !== 'number' ||
       typeof c.iat !== 'number' ||
-      (c.mod !== undefined && c.mod !== true)
+      (c.mod !== undefined && c.mod !== true) ||
+      (c.epoch !== undefined && !(Number.isSafeInteger(c.epoch) && c.epoch >= 0))
     ) {
       return null;
     }

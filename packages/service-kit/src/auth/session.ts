@@ -1,17 +1,14 @@
-// Session middleware: reads the sn_token cookie, verifies it, checks revocation in
-// Redis, and sets `req.caller`. Routes that need a user add `requireSession`.
+// Session middleware: reads the sn_token cookie, verifies it, checks in Redis that it is
+// neither logged out nor older than the user's last sign-out everywhere, and sets
+// `req.caller`. Routes that need a user add `requireSession`.
 import type { Redis } from '../redis/redis.js';
 import { parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
 import { MODERATORS_ONLY } from '@svc/types';
 import { forbidden, unauthorized } from '../http/errors.js';
-import {
-  SESSION_COOKIE,
-  SESSION_TTL_SECONDS,
-  verifySessionToken,
-  type SessionClaims,
-} from './session-token.js';
+import { SESSION_COOKIE, verifySessionToken, type SessionClaims } from './session-token.js';
 import { sessionKeySet, type SessionVerifyKeys } from './session-keys.js';
+import { readSessionState } from './session-state.js';
 
 export interface Caller {
   userId: string;
@@ -37,36 +34,6 @@ declare global {
   }
 }
 
-export const revocationKey = (prefix: string, jti: string) => `${prefix}auth:revoked:${jti}`;
-
-/**
- * The moderator role of a user as auth last changed it ('1' granted, '0' revoked). It
- * overrides the `mod` claim of every session of that user, so a grant or revoke takes effect
- * at once in open sessions. It lives as long as a session can, so that every token signed
- * before the change has expired when it goes; tokens signed after carry the right claim.
- */
-export const moderatorRoleKey = (prefix: string, userId: string) => `${prefix}auth:moderator:${userId}`;
-
-/** Auth's side of the override: records a grant (true) or a revoke (false) for every open session. */
-export async function setModeratorRole(
-  redis: Redis,
-  prefix: string,
-  userId: string,
-  isModerator: boolean,
-): Promise<void> {
-  await redis.set(moderatorRoleKey(prefix, userId), isModerator ? '1' : '0', 'EX', SESSION_TTL_SECONDS);
-}
-
-/** Marks a session revoked until it would have expired anyway. */
-export async function revokeSession(
-  redis: Redis,
-  prefix: string,
-  claims: SessionClaims,
-): Promise<void> {
-  const ttl = Math.max(1, claims.exp - Math.floor(Date.now() / 1000));
-  await redis.set(revocationKey(prefix, claims.jti), '1', 'EX', ttl);
-}
-
 export function sessionTokenFrom(req: Request): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
@@ -86,26 +53,20 @@ export function sessionMiddleware(opts: {
     if (!token) return next();
     const claims = verifySessionToken(token, keys);
     if (!claims) return next();
-    // Fails closed: with Redis down the revocation check throws and the request gets 503.
-    // Two GETs sent together (one round trip on one node): not an MGET, because on a Redis
-    // Cluster the two keys live in different slots (an MGET across slots is refused).
-    Promise.all([
-      opts.redis.get(revocationKey(opts.prefix, claims.jti)),
-      opts.redis.get(moderatorRoleKey(opts.prefix, claims.sub)),
-    ])
-      .then(([revoked, role]) => {
-        if (revoked === null) {
-          req.caller = {
-            userId: claims.sub,
-            email: claims.email,
-            username: claims.username,
-            via: 'session',
-            session: claims,
-            isModerator: role === null ? claims.mod === true : role === '1',
-          };
-        }
-        next();
-      }, next);
+    // Fails closed: with Redis down the check throws and the request gets 503.
+    readSessionState(opts.redis, opts.prefix, claims).then(({ valid, role }) => {
+      if (valid) {
+        req.caller = {
+          userId: claims.sub,
+          email: claims.email,
+          username: claims.username,
+          via: 'session',
+          session: claims,
+          isModerator: role === null ? claims.mod === true : role === '1',
+        };
+      }
+      next();
+    }, next);
   };
 }
 

@@ -39,10 +39,8 @@ export interface ServiceAppOptions {
    */
   service?: ServiceName;
   /**
-   * Refuse text no store can hold (a NUL, a lone surrogate) anywhere in a request with
-   * 400 before the routes run. Default true. Off only for a protocol that answers bad
-   * input inside its own envelope (the MCP server: a tool argument the API refuses is
-   * that tool's error), and which hands the text on to services that refuse it.
+   * 400 before the routes for text no store can hold (default true). Off only for the MCP
+   * server, which answers it as the tool's error from the service it hands the text to.
    */
   refuseInvalidText?: boolean;
 }

@@ -1,12 +1,13 @@
 // Submitting an app: record the developer (a session caller), store the app under a slug
-// no other app has, and clear the listing caches so the new app is listed at once.
+// no other app has nor a withdrawn app reserves, and clear the listing caches so the new
+// app is listed at once.
 import { ERROR_MESSAGES, type SubmitAppBody } from '@svc/types';
 import { conflict, newId, type Caller } from '@svc/service-kit';
 import type { Listing } from '../store/listing.js';
 import { SlugTaken, type AppRow, type AppStore } from '../store/store.js';
 
 export async function submitApp(
-  deps: { store: AppStore; listing: Listing },
+  deps: { store: AppStore; listing: Listing; now: () => Date },
   caller: Caller,
   body: SubmitAppBody,
 ): Promise<AppRow> {
@@ -16,10 +17,12 @@ export async function submitApp(
   }
   let created: AppRow;
   try {
-    created = await deps.store.createApp(newId(), body, {
-      userId: caller.userId,
-      authorName: caller.username,
-    });
+    created = await deps.store.createApp(
+      newId(),
+      body,
+      { userId: caller.userId, authorName: caller.username },
+      deps.now(),
+    );
   } catch (err) {
     if (err instanceof SlugTaken) throw conflict(ERROR_MESSAGES.slugTaken);
     throw err;

@@ -1,5 +1,5 @@
 // Updating an app: only its author may, and an API key only for its own app; a blocked app
-// does not exist for anyone else. Clears the listing caches (the totals too when the change
+// does not exist for anyone else, a withdrawn one for anybody. Clears the listing caches (the totals too when the change
 // can move the app in or out of a filter).
 import { ERROR_MESSAGES, type UpdateAppBody } from '@svc/types';
 import { badRequest, forbidden, notFound, type Caller } from '@svc/service-kit';
@@ -15,7 +15,8 @@ export async function updateApp(
 ): Promise<AppRow> {
   const found = await deps.store.findBySlug(slug);
   const isAuthor = found?.authorId === caller.userId;
-  if (!found || (found.status === 'blocked' && !isAuthor)) throw notFound(ERROR_MESSAGES.appNotFound);
+  if (!found || found.status === 'withdrawn' || (found.status === 'blocked' && !isAuthor))
+    throw notFound(ERROR_MESSAGES.appNotFound);
   if (caller.apiKey && caller.apiKey.appId !== found.id)
     throw forbidden(ERROR_MESSAGES.keyNotValidForApp);
   if (!isAuthor) throw forbidden('Only the author of the app can update it');

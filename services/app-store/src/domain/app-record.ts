@@ -49,11 +49,19 @@ export interface BlockView {
   appeal: { text: string; createdAt: Date } | null;
 }
 
-/** One of the caller's own apps (GET /api/v1/me/apps), with its block when blocked. */
+const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * One of the caller's own apps (GET /api/v1/me/apps), with its block when blocked and when
+ * it goes for good when withdrawn.
+ */
 export function toMyApp(row: AppRow, block?: BlockView): MyApp {
+  const withdrawn = row.status === 'withdrawn';
   return {
     ...toApp(row),
     has_icon: row.iconSvg !== null,
+    withdrawn_at: withdrawn ? isoOrNull(row.withdrawnAt) : null,
+    purge_at: withdrawn ? isoOrNull(row.purgeAt) : null,
     block:
       row.status === 'blocked' && block
         ? {

@@ -1,7 +1,12 @@
 // Audit entries (docs/decisions/009-moderation-audit-log.md): pure builders, so every moderation action writes the
 // same shape. Reasons summarise reports as counts per reason, never who reported.
 import { SYSTEM_ACTOR, type AuditEntryInput as KitAuditEntryInput } from '@svc/service-kit';
-import { REPORT_REASONS, type ReportReason } from '@svc/types';
+import {
+  APP_WITHDRAWAL_RETENTION_DAYS,
+  REPORT_REASONS,
+  type AppStatus,
+  type ReportReason,
+} from '@svc/types';
 
 export { SYSTEM_ACTOR, type AuditState } from '@svc/service-kit';
 
@@ -9,6 +14,8 @@ export type AuditAction =
   | 'app.blocked'
   | 'app.restored'
   | 'app.appealed'
+  | 'app.withdrawn'
+  | 'app.deleted'
   | 'reports.dismissed'
   | 'moderator.granted'
   | 'moderator.revoked';
@@ -92,11 +99,48 @@ export function appealEntry(input: { authorId: string; appId: string; text: stri
   };
 }
 
+/** The entry of an author's withdrawal (docs/decisions/033-withdraw-an-app.md): no reason asked. */
+export function withdrawalEntry(input: {
+  authorId: string;
+  appId: string;
+  before: AppStatus;
+  purgeAt: Date;
+}): AuditEntryInput {
+  return {
+    actor: input.authorId,
+    action: 'app.withdrawn',
+    targetType: 'app',
+    targetId: input.appId,
+    reason: '',
+    before: { status: input.before },
+    after: { status: 'withdrawn', purge_at: input.purgeAt.toISOString() },
+  };
+}
+
+export const DELETED_BY_AUTHOR = 'deleted for good by its author';
+export const DELETED_AFTER_RETENTION = `deleted for good ${APP_WITHDRAWAL_RETENTION_DAYS} days after its withdrawal`;
+
+/**
+ * The entry of a withdrawn app deleted for good, by its author (actor: their id) or by the
+ * purge sweep (`system`). The entries before it stay: the log is append-only.
+ */
+export function deletionEntry(input: { actor: string; appId: string }): AuditEntryInput {
+  return {
+    actor: input.actor,
+    action: 'app.deleted',
+    targetType: 'app',
+    targetId: input.appId,
+    reason: input.actor === SYSTEM_ACTOR ? DELETED_AFTER_RETENTION : DELETED_BY_AUTHOR,
+    before: { status: 'withdrawn' },
+    after: null,
+  };
+}
+
 /** Who acted, as the app's author is told: a role, never a moderator's user id. */
 export type AuthorVisibleActor = 'system' | 'moderator' | 'author';
 
 /**
- * The author sees `system`, `author` (their own entries: appeals) or `moderator` for anyone
+ * The author sees `system`, `author` (their own entries: appeals, withdrawals) or `moderator` for anyone
  * else: moderators stay anonymous to the people they moderate (docs/decisions/025-block-appeals-and-notices.md).
  */
 export function actorForAuthor(actor: string, authorId: string): AuthorVisibleActor {

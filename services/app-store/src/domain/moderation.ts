@@ -17,13 +17,17 @@ export type ModerationDecision =
 
 export const NOT_BLOCKED = 'App is not blocked';
 export const ALREADY_BLOCKED = 'App is already blocked';
+export const WITHDRAWN_BY_AUTHOR = 'App was withdrawn by its author';
 
 /**
  * restore: blocked → approved, resolving the open reports (five new distinct reporters are
  * needed to block it again); block: by hand, reports stay open for the record; dismiss:
- * resolves the open reports, the status stays.
+ * resolves the open reports, the status stays. A withdrawn app is out of reach: a block
+ * would have nothing to hide, a restore would publish it against its author's choice.
  */
 export function decideModeration(action: ModerationAction, status: AppStatus): ModerationDecision {
+  if (status === 'withdrawn' && action === 'block')
+    return { kind: 'conflict', message: WITHDRAWN_BY_AUTHOR };
   switch (action) {
     case 'restore':
       return status === 'blocked'

@@ -9,6 +9,7 @@ import {
   ReportAppBody,
   SubmitAppBody,
   UpdateAppBody,
+  WithdrawAppQuery,
 } from '@svc/types';
 import { byIp, notFound, type OutboxRelay, type SystemMessageOutbox } from '@svc/service-kit';
 import { callerOf, type AuthRequirement } from './authentication.js';
@@ -16,9 +17,11 @@ import { toDetail } from '../domain/app-record.js';
 import { reportApp } from '../actions/report-app.js';
 import { submitApp } from '../actions/submit-app.js';
 import { updateApp } from '../actions/update-app.js';
+import { withdrawApp } from '../actions/withdraw-app.js';
 import type { Listing } from '../store/listing.js';
 import type { RateLimits } from './rate-limits.js';
 import type { AppStore } from '../store/store.js';
+import type { WithdrawalStore } from '../store/withdrawal-store.js';
 
 export interface AppsRoutesDeps {
   store: AppStore;
@@ -31,6 +34,9 @@ export interface AppsRoutesDeps {
   jobs?: Pick<OutboxRelay, 'nudge'>;
   /** HMAC key of the reporter-network hash stored with each report. */
   ipHashSecret: string;
+  withdrawals: WithdrawalStore;
+  /** The clock of withdrawals and slug reservations (tests move it). */
+  now: () => Date;
 }
 
 export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
@@ -74,6 +80,14 @@ export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
       res.json({ app: toDetail(updated) });
     },
   );
+
+  // The author's session only: a key that leaked must not be able to take the app down.
+  app.delete('/api/v1/apps/:slug', authenticate('session'), authenticatedLimit, async (req, res) => {
+    const { slug } = AppSlugParams.parse(req.params);
+    const { permanent } = WithdrawAppQuery.parse(req.query);
+    await withdrawApp(deps, callerOf(req), slug, { permanent: permanent === 'true', now: deps.now() });
+    res.status(204).end();
+  });
 
   app.post(
     '/api/v1/apps/:slug/report',

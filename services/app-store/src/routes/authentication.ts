@@ -30,7 +30,8 @@ export function createAuthentication(deps: {
 
   async function callerFromKey(key: string): Promise<Caller | undefined> {
     const found = await deps.store.findKeyByHash(hashApiKey(key));
-    if (!found || found.revokedAt) return undefined;
+    // A withdrawn app's keys stop at once (docs/decisions/033-withdraw-an-app.md).
+    if (!found || found.revokedAt || found.appStatus === 'withdrawn') return undefined;
     const at = now();
     if (needsLastUsedWrite(found.lastUsedAt, at))
       await deps.store.touchKey(found.id, at, LAST_USED_WRITE_INTERVAL_MS);

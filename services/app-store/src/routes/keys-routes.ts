@@ -22,12 +22,12 @@ export function keysRoutes(
   const now = deps.now ?? (() => new Date());
   const guard = [deps.authenticate('session'), deps.limits.authenticated.middleware];
 
-  /** The app of the path, if the caller is its author (blocked apps included). */
+  /** The app of the path, if the caller is its author (blocked apps included, withdrawn not). */
   async function ownApp(req: Request, slug: string): Promise<AppRow> {
     const caller = callerOf(req);
     const found = await store.findBySlug(slug);
     const isAuthor = found?.authorId === caller.userId;
-    if (!found || (found.status === 'blocked' && !isAuthor))
+    if (!found || found.status === 'withdrawn' || (found.status === 'blocked' && !isAuthor))
       throw notFound(ERROR_MESSAGES.appNotFound);
     if (!isAuthor) throw forbidden('Only the author of the app can manage its API keys');
     return found;

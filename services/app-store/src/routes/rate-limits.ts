@@ -16,6 +16,7 @@ import { byIp, limitFor, pointsOf, rateLimit } from '@svc/service-kit';
 export const PUBLIC_OPERATIONS = ['listApps', 'getApp', 'getAppIcon', 'listAppCategories'] as const;
 export const AUTHENTICATED_OPERATIONS = [
   'updateApp',
+  'withdrawApp',
   'reportApp',
   'listApiKeys',
   'createApiKey',

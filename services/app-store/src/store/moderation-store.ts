@@ -37,7 +37,7 @@ export function createModerationStore(db: PrismaClient) {
   return {
     /**
      * Apps with open reports, and blocked apps with an open appeal (listed even without open
-     * reports), the most recent report or appeal first.
+     * reports), the most recent report or appeal first; withdrawn apps are left out.
      */
     async queue(page: {
       limit: number;
@@ -56,6 +56,10 @@ export function createModerationStore(db: PrismaClient) {
           SELECT COALESCE(r.app_id, p.app_id) AS app_id, r.open_reporters, r.reasons, r.latest,
             p.text AS appeal_text, p.created_at AS appeal_at
           FROM reported r FULL JOIN appealed p ON p.app_id = r.app_id
+          -- A withdrawn app leaves nothing to decide (its reports stay in its history).
+          WHERE NOT EXISTS (
+            SELECT 1 FROM apps w WHERE w.id = COALESCE(r.app_id, p.app_id) AND w.status = 'withdrawn'
+          )
         )`;
       const rows = await db.$queryRaw<
         Array<{

@@ -3,7 +3,13 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { App as AppRow } from '../generated/prisma/client.js';
 import { currentTraceparent } from '@svc/tracing';
-import type { AppBlockedParams, AppListItem, ReportReason, SubmitAppBody } from '@svc/types';
+import type {
+  AppBlockedParams,
+  AppListItem,
+  AppStatus,
+  ReportReason,
+  SubmitAppBody,
+} from '@svc/types';
 import { reachesBlockThreshold } from '../domain/report-threshold.js';
 import type { AppChanges } from '../domain/app-update.js';
 import { listingColumns } from '../domain/listing-query.js';
@@ -40,6 +46,8 @@ export interface KeyIdentity {
   lastUsedAt: Date | null;
   email: string | null;
   username: string | null;
+  /** A withdrawn app's keys are refused even if one escaped the revocation (a race). */
+  appStatus: AppStatus;
 }
 
 export interface Developer {
@@ -70,27 +78,41 @@ export function createAppStore(db: AppStoreDb, options: AppStoreOptions = {}) {
         select: { iconSvg: true, updatedAt: true },
       }),
 
-    /** Throws SlugTaken when the slug exists (the unique index decides under a race). */
+    /**
+     * Throws SlugTaken when the slug exists (the unique index decides under a race) or is
+     * reserved at `now` by a withdrawn app (docs/decisions/033-withdraw-an-app.md).
+     */
     async createApp(
       id: string,
       body: SubmitAppBody,
       author: { userId: string; authorName: string },
+      now: Date,
     ): Promise<AppRow> {
       try {
-        return await db.app.create({
-          data: {
-            id,
-            slug: body.slug,
-            name: body.name,
-            url: body.url,
-            description: body.description,
-            category: body.category,
-            appType: body.app_type,
-            openMode: body.open_mode,
-            chain: body.chain ?? null,
-            authorId: author.userId,
-            authorName: author.authorName,
-          },
+        return await db.$transaction(async (tx) => {
+          const created = await tx.app.create({
+            data: {
+              id,
+              slug: body.slug,
+              name: body.name,
+              url: body.url,
+              description: body.description,
+              category: body.category,
+              appType: body.app_type,
+              openMode: body.open_mode,
+              chain: body.chain ?? null,
+              authorId: author.userId,
+              authorName: author.authorName,
+            },
+          });
+          // Read after the insert: an insert that waited on a withdrawal deleting the old row
+          // (permanent) sees the reservation that withdrawal committed.
+          const reserved = await tx.slugReservation.findFirst({
+            where: { slug: body.slug, reservedUntil: { gt: now } },
+            select: { slug: true },
+          });
+          if (reserved) throw new SlugTaken();
+          return created;
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw new SlugTaken();
@@ -127,7 +149,8 @@ export function createAppStore(db: AppStoreDb, options: AppStoreOptions = {}) {
           }>
         >`SELECT id, name, status::text AS status, author_id, report_count FROM apps WHERE slug = ${slug} FOR UPDATE`;
         const app = rows[0];
-        if (!app) return { kind: 'not-found' };
+        // A withdrawn app is gone for everyone but its author (docs/decisions/033-withdraw-an-app.md).
+        if (!app || app.status === 'withdrawn') return { kind: 'not-found' };
         if (app.status === 'blocked') return { kind: 'blocked' };
         if (app.author_id === userId) return { kind: 'own-app' };
         const inserted = await tx.$executeRaw`
@@ -264,9 +287,12 @@ export function createAppStore(db: AppStoreDb, options: AppStoreOptions = {}) {
           last_used_at: Date | null;
           email: string | null;
           username: string | null;
+          app_status: AppStatus;
         }>
-      >`SELECT k.id, k.app_id, k.author_id, k.revoked_at, k.last_used_at, d.email, d.username
-        FROM api_keys k LEFT JOIN developers d ON d.user_id = k.author_id
+      >`SELECT k.id, k.app_id, k.author_id, k.revoked_at, k.last_used_at, d.email, d.username,
+          a.status::text AS app_status
+        FROM api_keys k JOIN apps a ON a.id = k.app_id
+        LEFT JOIN developers d ON d.user_id = k.author_id
         WHERE k.key_hash = ${keyHash}`;
       const r = rows[0];
       if (!r) return null;
@@ -278,6 +304,7 @@ export function createAppStore(db: AppStoreDb, options: AppStoreOptions = {}) {
         lastUsedAt: r.last_used_at,
         email: r.email,
         username: r.username,
+        appStatus: r.app_status,
       };
     },
 

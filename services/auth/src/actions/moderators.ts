@@ -4,7 +4,7 @@
 // kit's override in Redis, so every service sees the change at once in open sessions.
 import type { Redis } from '@svc/service-kit';
 import type { Moderator } from '@svc/types';
-import { conflict, moderatorRoleKey, notFound, setModeratorRole } from '@svc/service-kit';
+import { confirmModeratorRole, conflict, notFound, setModeratorRole } from '@svc/service-kit';
 import type { AuthStore, UserRecord } from '../store/store.js';
 
 export const USER_NOT_FOUND = 'User not found';
@@ -51,7 +51,7 @@ export function createModerators(deps: {
      */
     async refreshConfiguredOverride(user: UserRecord): Promise<void> {
       if (!isConfigured(user.email)) return;
-      await redis.set(moderatorRoleKey(prefix, user.id), '1', 'KEEPTTL', 'XX');
+      await confirmModeratorRole(redis, prefix, user.id);
     },
 
     async list(): Promise<Moderator[]> {

@@ -4,9 +4,13 @@ import type { Redis } from '@svc/service-kit';
 import { ModeratorEmailParams, SendCodeBody, SetUsernameBody, VerifyBody } from '@svc/types';
 import {
   callerIsModerator,
+  currentSessionEpoch,
+  limitFor,
   notFound,
+  rateLimit,
   requireModerator,
   requireSession,
+  revokeAllSessions,
   revokeSession,
   unauthorized,
 } from '@svc/service-kit';
@@ -28,14 +32,29 @@ export function authRoutes(deps: {
   const { login, store, moderators, redis, redisPrefix: prefix, privateKey } = deps;
   // The email is known only once the body is parsed, so the limits are applied here.
   const limits = createLoginLimits({ redis, prefix });
+  const logoutAllLimit = rateLimit({
+    redis,
+    prefix,
+    name: 'auth-logout-all',
+    ...limitFor('logoutAll'),
+    key: (req) => req.caller?.userId,
+  });
 
   const router = Router();
 
-  /** Signs the session with the role as the configuration and the grants say now. */
-  async function startSession(req: Request, res: Response, user: UserRecord): Promise<void> {
+  /**
+   * Signs the session with the role as the configuration and the grants say now, in the
+   * session epoch given: a later sign-out everywhere ends it.
+   */
+  async function startSession(
+    req: Request,
+    res: Response,
+    user: UserRecord,
+    epoch: number,
+  ): Promise<void> {
     const isModerator = await moderators.isModerator(user);
     if (isModerator) await moderators.refreshConfiguredOverride(user);
-    setSessionCookie(req, res, { ...user, isModerator }, privateKey);
+    setSessionCookie(req, res, { ...user, isModerator, epoch }, privateKey);
   }
 
   /** The `{email}` of a moderators path; one that is not an email names no user. */
@@ -58,7 +77,7 @@ export function authRoutes(deps: {
     if (!admitted) return;
     const user = await login.verify(email, code);
     await admitted.succeeded();
-    await startSession(req, res, user);
+    await startSession(req, res, user, await currentSessionEpoch(redis, prefix, user.id));
     res.json({ user });
   });
 
@@ -71,14 +90,23 @@ export function authRoutes(deps: {
   router.post('/set-username', requireSession, async (req, res) => {
     const { username } = SetUsernameBody.parse(req.body);
     const user = await login.setUsername(req.caller!.userId, username);
-    // The old token carries the old name: replace it and retire it.
-    await startSession(req, res, user);
+    // The old token carries the old name: replace it and retire it. The new one keeps the
+    // old one's epoch, so a sign-out everywhere that lands meanwhile ends it too.
+    await startSession(req, res, user, req.caller!.session!.epoch ?? 0);
     await revokeSession(redis, prefix, req.caller!.session!);
     res.json({ user });
   });
 
   router.post('/logout', async (req, res) => {
     if (req.caller?.session) await revokeSession(redis, prefix, req.caller.session);
+    clearSessionCookie(req, res);
+    res.json({ success: true });
+  });
+
+  // Every session of the user ends, on every device and in every service, this one included
+  // (docs/decisions/032-sign-out-everywhere.md).
+  router.post('/logout-all', requireSession, logoutAllLimit.middleware, async (req, res) => {
+    await revokeAllSessions(redis, prefix, req.caller!.userId);
     clearSessionCookie(req, res);
     res.json({ success: true });
   });

@@ -6,7 +6,7 @@ import { SESSION_COOKIE, signSessionToken, type SessionClaims } from '@svc/servi
 export function setSessionCookie(
   req: Request,
   res: Response,
-  user: { id: string; email: string; username: string; isModerator: boolean },
+  user: { id: string; email: string; username: string; isModerator: boolean; epoch: number },
   privateKey: string,
 ): SessionClaims {
   const { token, claims } = signSessionToken(user, privateKey);

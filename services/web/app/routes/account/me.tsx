@@ -16,6 +16,7 @@ import { requireUser } from './account.server';
 import { useHydrated } from '../../lib/use-hydrated';
 import { userTextField, withUserText } from '../../components/user-text';
 import { AccountNav, LogoutButton, NoScriptNotice } from './components';
+import { SignOutEverywhere } from './sign-out-everywhere';
 import css from './account.css?url';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: css }];
@@ -148,6 +149,8 @@ export default function MePage({ loaderData }: Route.ComponentProps) {
       <p>
         <LogoutButton />
       </p>
+
+      <SignOutEverywhere />
     </section>
   );
 }

@@ -2,7 +2,9 @@
 // browser first) with a live icon preview, and manage its API keys (a new key is shown once;
 // the list shows prefixes only). A blocked app shows when and why, and its appeal (the form
 // while the block has none); every app shows its moderation history (the author's view of
-// the audit log, `?history=` pages it). Not the reader's app, or unknown: the HTML 404 page.
+// the audit log, `?history=` pages it). A live app can be withdrawn; a withdrawn one shows
+// when it goes for good and can be deleted for good now (both behind a confirmation).
+// Not the reader's app, or unknown: the HTML 404 page.
 import { ApiError } from '@svc/client';
 import { UpdateAppBody, type ApiKeyListItem, type App, type AuthorAuditEntry, type CreateApiKeyResponse, type MyApp } from '@svc/types';
 import { APP_CATEGORIES, APP_CHAIN_MAX_LENGTH, APP_DESCRIPTION_MAX_LENGTH, APP_NAME_MAX_LENGTH, SDK_VERSION_MAX_LENGTH } from '@svc/types/constants';
@@ -14,6 +16,7 @@ import { AppIcon } from '../../components/apps/app-icon';
 import { UserText, userTextField, withUserText } from '../../components/user-text';
 import { AuthorHistory, BlockPanel, type AppealActionResult } from '../../components/apps/app-block';
 import { parseAppeal } from '../../components/apps/appeal';
+import { WithdrawPanel, WithdrawnPanel, type WithdrawActionResult } from '../../components/apps/withdrawal';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
 import { Field } from '../../components/apps/field';
 import { appsText, loginHref, pageMeta } from '../../components/apps/meta';
@@ -42,9 +45,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     throw err;
   }
   if (!app) throw data(null, { status: 404 });
-  let keys: ApiKeyListItem[];
+  let keys: ApiKeyListItem[] = [];
   try {
-    keys = (await api.apps.keys.list(app.slug)).keys;
+    // A withdrawn app has no keys to manage any more (they were revoked with it).
+    if (app.status !== 'withdrawn') keys = (await api.apps.keys.list(app.slug)).keys;
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 403)) throw data(null, { status: 404 });
     throw err;
@@ -105,9 +109,10 @@ export type ManageActionResult =
   | { intent: 'create-key'; ok: true; key: CreateApiKeyResponse }
   | { intent: 'revoke'; ok: true; id: string }
   | { intent: 'create-key' | 'revoke'; ok: false; failure: Failure }
-  | AppealActionResult;
+  | AppealActionResult
+  | WithdrawActionResult;
 
-export async function action({ request, context, params }: Route.ActionArgs): Promise<ManageActionResult> {
+export async function action({ request, context, params }: Route.ActionArgs): Promise<ManageActionResult | Response> {
   const form = await request.formData();
   const intent = form.get('intent');
   const api = serverApi(request, context);
@@ -133,6 +138,23 @@ export async function action({ request, context, params }: Route.ActionArgs): Pr
     } catch (err) {
       return { intent: 'appeal', ok: false, failure: failureOf(err) };
     }
+  }
+  if (intent === 'withdraw') {
+    try {
+      await api.apps.withdraw(params.slug);
+      return { intent: 'withdraw', ok: true };
+    } catch (err) {
+      return { intent: 'withdraw', ok: false, failure: failureOf(err) };
+    }
+  }
+  if (intent === 'delete-for-good') {
+    try {
+      await api.apps.withdraw(params.slug, { permanent: true });
+    } catch (err) {
+      return { intent: 'delete-for-good', ok: false, failure: failureOf(err) };
+    }
+    // The page's app is gone: back to the dashboard, which says so.
+    return redirect('/developer?deleted=1');
   }
   if (intent === 'create-key') {
     try {
@@ -369,6 +391,7 @@ export default function DeveloperAppPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('apps');
   const { app, keys, created, history, olderHistory } = loaderData;
   const blocked = app.status === 'blocked';
+  const withdrawn = app.status === 'withdrawn';
   return (
     <div className="developer-app-page">
       <p>
@@ -382,7 +405,9 @@ export default function DeveloperAppPage({ loaderData }: Route.ComponentProps) {
       ) : null}
       <p>
         <span className={`status-badge status-${app.status}`}>{t(`developer.status.${app.status}`)}</span>{' '}
-        {blocked ? (
+        {withdrawn ? (
+          <span className="hint">{t('developer.withdrawnHint')}</span>
+        ) : blocked ? (
           <span className="hint">{t(app.block?.by === 'moderator' ? 'developer.blockedByModerator' : 'developer.blockedHint')}</span>
         ) : (
           <a href={`/apps/${encodeURIComponent(app.slug)}`}>{t('manage.viewPublic')}</a>
@@ -391,9 +416,16 @@ export default function DeveloperAppPage({ loaderData }: Route.ComponentProps) {
       <p className="hint">
         <code dir="auto">{app.slug}</code> · <UserText>{app.url}</UserText>
       </p>
-      {app.block ? <BlockPanel block={app.block} /> : null}
-      <EditForm key={app.id} app={app} />
-      <Keys keys={keys} />
+      {withdrawn ? (
+        <WithdrawnPanel app={app} />
+      ) : (
+        <>
+          {app.block ? <BlockPanel block={app.block} /> : null}
+          <EditForm key={app.id} app={app} />
+          <Keys keys={keys} />
+          <WithdrawPanel app={app} />
+        </>
+      )}
       <AuthorHistory entries={history} older={olderHistory} />
     </div>
   );

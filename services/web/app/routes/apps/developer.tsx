@@ -4,7 +4,7 @@
 // tampered request) and then the API has the last word.
 import { ApiError } from '@svc/client';
 import { SubmitAppBody, type MyApp } from '@svc/types';
-import { APP_CATEGORIES, APP_CHAIN_MAX_LENGTH, APP_DESCRIPTION_MAX_LENGTH, APP_NAME_MAX_LENGTH, APP_OPEN_MODES, APP_TYPES, APP_URL_MAX_LENGTH } from '@svc/types/constants';
+import { APP_CATEGORIES, APP_CHAIN_MAX_LENGTH, APP_DESCRIPTION_MAX_LENGTH, APP_NAME_MAX_LENGTH, APP_OPEN_MODES, APP_TYPES, APP_URL_MAX_LENGTH, APP_WITHDRAWAL_RETENTION_DAYS } from '@svc/types/constants';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation } from 'react-router';
@@ -12,6 +12,7 @@ import type { Route } from './+types/developer';
 import { AppIcon } from '../../components/apps/app-icon';
 import { userTextField } from '../../components/user-text';
 import { BlockLine } from '../../components/apps/app-block';
+import { When } from '../../components/when';
 import { describeFailure, failureOf, type Failure } from '../../components/apps/errors';
 import { Field } from '../../components/apps/field';
 import { appsText, loginHref, pageMeta } from '../../components/apps/meta';
@@ -29,7 +30,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!hasSession(request)) throw redirect(loginHref('/developer'), 302);
   try {
     const { apps } = await serverApi(request, context).me.apps();
-    return { apps };
+    // Set by the app page after "Delete for good": its app is no longer in the list.
+    const deleted = new URL(request.url).searchParams.get('deleted') === '1';
+    return { apps, deleted };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) throw redirect(loginHref('/developer'), 302);
     throw err;
@@ -72,8 +75,9 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Su
 function AppRow({ app }: { app: MyApp }) {
   const { t } = useTranslation('apps');
   const blocked = app.status === 'blocked';
+  const withdrawn = app.status === 'withdrawn';
   return (
-    <li className={`card dev-app${blocked ? ' is-blocked' : ''}`}>
+    <li className={`card dev-app${blocked ? ' is-blocked' : ''}${withdrawn ? ' is-withdrawn' : ''}`}>
       <AppIcon name={app.name} gradientFrom={app.icon_gradient_from} gradientTo={app.icon_gradient_to} svg={app.icon_svg} size={48} />
       <div>
         <h3 dir="auto">
@@ -85,6 +89,12 @@ function AppRow({ app }: { app: MyApp }) {
         <p>
           <span className={`status-badge status-${app.status}`}>{t(`developer.status.${app.status}`)}</span>
           {blocked ? <BlockLine block={app.block} /> : null}
+          {withdrawn && app.purge_at ? (
+            <span className="hint">
+              {' '}
+              {t('developer.withdrawnUntil')} <When iso={app.purge_at} />
+            </span>
+          ) : null}
         </p>
       </div>
     </li>
@@ -108,6 +118,11 @@ export default function DeveloperPage({ loaderData, actionData }: Route.Componen
     <div className="developer-page">
       <h1>{t('developer.title')}</h1>
       <p className="hint">{t('developer.intro')}</p>
+      {loaderData.deleted ? (
+        <p role="status" className="success-text">
+          {t('developer.deleted', { days: APP_WITHDRAWAL_RETENTION_DAYS })}
+        </p>
+      ) : null}
 
       <section aria-labelledby="my-apps-title">
         <h2 id="my-apps-title">{t('developer.myApps')}</h2>

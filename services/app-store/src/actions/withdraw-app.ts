@@ -1,0 +1,57 @@
+// Withdrawing an app (docs/decisions/033-withdraw-an-app.md): the author takes it out of the
+// store, or deletes it for good with `permanent`. The store applies the rules under the app
+// row's lock; this clears the listing caches (totals too) when a listed app leaves, so the
+// next listing, search and count no longer show it.
+import { ERROR_MESSAGES } from '@svc/types';
+import { forbidden, notFound, type Caller } from '@svc/service-kit';
+import { NOT_THE_AUTHOR } from '../domain/withdrawal.js';
+import type { Listing } from '../store/listing.js';
+import type { WithdrawResult, WithdrawalStore } from '../store/withdrawal-store.js';
+
+export interface WithdrawDeps {
+  withdrawals: WithdrawalStore;
+  listing: Listing;
+}
+
+export interface WithdrawOptions {
+  permanent: boolean;
+  now: Date;
+}
+
+async function withdrawOne(
+  deps: WithdrawDeps,
+  authorId: string,
+  slug: string,
+  opts: WithdrawOptions,
+): Promise<WithdrawResult> {
+  const result = await deps.withdrawals.withdraw(slug, authorId, opts);
+  if (result.kind === 'done' && result.wasListed) await deps.listing.invalidate({ totals: true });
+  return result;
+}
+
+/** DELETE /api/v1/apps/{slug} by the caller's session (routes refuse API keys before this). */
+export async function withdrawApp(
+  deps: WithdrawDeps,
+  caller: Caller,
+  slug: string,
+  opts: WithdrawOptions,
+): Promise<void> {
+  const result = await withdrawOne(deps, caller.userId, slug, opts);
+  if (result.kind === 'not-found') throw notFound(ERROR_MESSAGES.appNotFound);
+  if (result.kind === 'forbidden') throw forbidden(NOT_THE_AUTHOR);
+}
+
+/**
+ * Every app of one author withdrawn, or deleted for good with `permanent` (what deleting
+ * their account asks of the app store). Idempotent: apps already withdrawn stay so, apps
+ * already deleted are no longer found. Returns how many apps the author had.
+ */
+export async function withdrawAuthorApps(
+  deps: WithdrawDeps,
+  authorId: string,
+  opts: WithdrawOptions,
+): Promise<number> {
+  const slugs = await deps.withdrawals.slugsOf(authorId);
+  for (const slug of slugs) await withdrawOne(deps, authorId, slug, opts);
+  return slugs.length;
+}
