@@ -154,6 +154,11 @@ describe('findRoute', () => {
       '/OpenAPI.json/x',
       '/llms.txt',
       '/llms-full.txt',
+      // The services' internal calls, in any spelling.
+      '/internal/users/u1/export',
+      '/Internal/entrance',
+      '/%69nternal/users/u1/export',
+      '/internal',
       '/%zz',
       '*',
       'http://evil/',

@@ -70,22 +70,14 @@ beforeAll(async () => {
   // A whole system starting at once on two cores: longer than the default 20 s to be healthy.
   const start = (name: string, env: Record<string, string>) =>
     system.start(name === 'gateway' ? 'gateway/dist/main.js' : `services/${name}/dist/main.js`, env, { healthTimeoutMs: 60_000 });
-  const [auth, appStore, sites, chat, translate] = await Promise.all([
-    start('auth', {
-      ...common,
-      AUTH_DATABASE_URL: authDb!.url,
-      JWT_PRIVATE_KEY: system.keys.privateKey,
-      RESEND_API_KEY: 're_fuzz',
-      RESEND_BASE_URL: resend.baseUrl,
-      EMAIL_FROM: 'Svc <login@svc.test>',
-      MODERATOR_EMAILS: MODERATOR_EMAIL,
-    }),
-    start('app-store', { ...common, APP_STORE_DATABASE_URL: appStoreDb!.url, APP_STORE_LISTING_CACHE_MS: '0', IP_HASH_SECRET }),
+  const [appStore, sites, chat, translate] = await Promise.all([
+    start('app-store', { ...common, APP_STORE_DATABASE_URL: appStoreDb!.url, APP_STORE_LISTING_CACHE_MS: '0', IP_HASH_SECRET, INTERNAL_TOKEN }),
     start('sites', {
       ...common,
       ...ai,
       SITES_DATABASE_URL: sitesDb!.url,
       IP_HASH_SECRET,
+      INTERNAL_TOKEN,
       OUTBOUND_ALLOW_HOSTS: website.host,
       SITES_LIST_CACHE_MS: '0',
       SITES_COUNT_CACHE_MS: '0',
@@ -96,7 +88,24 @@ beforeAll(async () => {
     start('chat', { ...common, CHAT_DATABASE_URL: chatDb!.url, IP_HASH_SECRET, INTERNAL_TOKEN }),
     start('translate', { ...common, ...ai, TRANSLATE_AI_MAX_RETRIES: '0' }),
   ]);
-  const realtime = await start('realtime', { REDIS_PREFIX: system.redisPrefix, CHAT_URL: chat!.url, INTERNAL_TOKEN });
+  // auth asks app-store, sites and chat for their part of a data export: it starts once
+  // their addresses are known, beside realtime, which waits for chat too.
+  const [auth, realtime] = await Promise.all([
+    start('auth', {
+      ...common,
+      AUTH_DATABASE_URL: authDb!.url,
+      JWT_PRIVATE_KEY: system.keys.privateKey,
+      RESEND_API_KEY: 're_fuzz',
+      RESEND_BASE_URL: resend.baseUrl,
+      EMAIL_FROM: 'Svc <login@svc.test>',
+      MODERATOR_EMAILS: MODERATOR_EMAIL,
+      APP_STORE_URL: appStore!.url,
+      SITES_URL: sites!.url,
+      CHAT_URL: chat!.url,
+      INTERNAL_TOKEN,
+    }),
+    start('realtime', { REDIS_PREFIX: system.redisPrefix, CHAT_URL: chat!.url, INTERNAL_TOKEN }),
+  ]);
   const mcp = await start('mcp', { APP_STORE_URL: appStore!.url, SITES_URL: sites!.url, CHAT_URL: chat!.url, TRANSLATE_URL: translate!.url });
   // The gateway sends page paths to web and its /readyz asks web: an always-ready stand-in.
   const web = http.createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ready"}'));

@@ -100,24 +100,16 @@ beforeAll(async () => {
     OUTBOUND_ALLOW_HOSTS: website.host,
   };
   const started = await Promise.all([
-    start('services/auth/dist/main.js', {
-      ...common,
-      AUTH_DATABASE_URL: db(authDb!),
-      JWT_PRIVATE_KEY: keys.privateKey,
-      RESEND_API_KEY: 're_contract',
-      RESEND_BASE_URL: resend.baseUrl,
-      EMAIL_FROM: 'Svc <login@svc.test>',
-      // login('moderator') is a moderator by configuration (docs/decisions/016-moderator-role.md).
-      MODERATOR_EMAILS: 'moderator@contract-system.test',
-    }),
     start('services/app-store/dist/main.js', {
       ...common,
       APP_STORE_DATABASE_URL: db(appStoreDb!),
       APP_STORE_LISTING_CACHE_MS: '0',
+      INTERNAL_TOKEN,
     }),
     start('services/sites/dist/main.js', {
       ...sitesShared,
       IP_HASH_SECRET,
+      INTERNAL_TOKEN,
       PUBLIC_BASE_URL,
       SITES_LIST_CACHE_MS: '0',
       SITES_COUNT_CACHE_MS: '0',
@@ -140,15 +132,33 @@ beforeAll(async () => {
     }),
     start('services/translate/dist/main.js', { REDIS_URL, REDIS_PREFIX: redisPrefix }),
   ]);
-  const [auth, appStore, sites, , chat, translate] = started;
-  translateWithoutAi = started[6]!;
-  const realtime = await start('services/realtime/dist/main.js', {
-    REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
-    CHAT_URL: chat!.url,
-    INTERNAL_TOKEN,
-    WS_MAX_CONNECTIONS_PER_IP: String(WS_CAP),
-  });
+  const [appStore, sites, , chat, translate] = started;
+  translateWithoutAi = started[5]!;
+  // auth asks app-store, sites and chat for their part of a data export: it starts once
+  // their addresses are known, beside realtime, which waits for chat too.
+  const [auth, realtime] = await Promise.all([
+    start('services/auth/dist/main.js', {
+      ...common,
+      AUTH_DATABASE_URL: db(authDb!),
+      JWT_PRIVATE_KEY: keys.privateKey,
+      RESEND_API_KEY: 're_contract',
+      RESEND_BASE_URL: resend.baseUrl,
+      EMAIL_FROM: 'Svc <login@svc.test>',
+      // login('moderator') is a moderator by configuration (docs/decisions/016-moderator-role.md).
+      MODERATOR_EMAILS: 'moderator@contract-system.test',
+      APP_STORE_URL: appStore!.url,
+      SITES_URL: sites!.url,
+      CHAT_URL: chat!.url,
+      INTERNAL_TOKEN,
+    }),
+    start('services/realtime/dist/main.js', {
+      REDIS_URL,
+      REDIS_PREFIX: redisPrefix,
+      CHAT_URL: chat!.url,
+      INTERNAL_TOKEN,
+      WS_MAX_CONNECTIONS_PER_IP: String(WS_CAP),
+    }),
+  ]);
   // The gateway sends every page path to web and its /readyz asks web too. These are API
   // tests: a stand-in that is always ready plays web.
   const web = http.createServer((_req, res) => {
@@ -401,6 +411,21 @@ describe('auth', () => {
     const refused = await logoutAll((await login('everywhere-other')).cookie);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ error: 'Too many requests' });
+  });
+
+  it("export: the caller's data as a download (200), 401 without a session, 429 past 3 an hour", async () => {
+    const user = await login('auth-export');
+    expect((await call('/api/auth/export')).status).toBe(401);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await call('/api/auth/export', { cookie: user.cookie });
+      statuses.push(res.status);
+      if (res.status === 200) {
+        expect(res.body.user.email).toBe(user.email);
+        expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="svc-export-\d{4}-\d{2}-\d{2}\.json"$/);
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
   it('moderators: list, grant, revoke (200, 401, 403, 404, 409); the role reaches open sessions', async () => {

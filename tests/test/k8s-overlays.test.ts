@@ -595,6 +595,8 @@ describe.each(Object.keys(TARGETS))('k8s %s, rendered', (target) => {
         'web -> gateway:8080',
         'realtime -> chat:4004',
         ...CALLED_BY_MCP.map((s) => `mcp -> ${s}:${PORTS[s]}`),
+        // The data export's internal calls (docs/decisions/034-data-export.md).
+        ...['app-store', 'sites', 'chat'].map((s) => `auth -> ${s}:${PORTS[s]}`),
       ]);
       const actual = new Set<string>();
       for (const [fromName, from] of all) {

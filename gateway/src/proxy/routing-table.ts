@@ -2,7 +2,10 @@
 // The API paths first, then the web client, which takes every path the gateway does not
 // keep for itself. Kept (never sent to web, answered by own-routes: the document, 404, 405
 // or 426): /api and /api/*, /mcp/*, /.well-known/*, /healthz, /readyz, /metrics,
-// /openapi.json, /llms.txt, /llms-full.txt — see GATEWAY_SEGMENTS.
+// /openapi.json, /llms.txt, /llms-full.txt, /internal/* — see GATEWAY_SEGMENTS. The
+// services' internal endpoints (/internal/*, calls between services) are on no route: the
+// gateway forwards only the API prefixes below to a service, never /internal.
+import { INTERNAL_PATH_SEGMENT } from '@svc/types';
 import type { UpstreamName } from '../config.js';
 
 /**
@@ -57,6 +60,9 @@ export const GATEWAY_SEGMENTS: ReadonlySet<string> = new Set([
   'openapi.json',
   'llms.txt',
   'llms-full.txt',
+  // The services' calls between themselves: answered 404 here rather than left to web, so
+  // no spelling of them leaves the gateway.
+  INTERNAL_PATH_SEGMENT,
 ]);
 
 /**

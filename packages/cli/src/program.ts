@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { ApiError, NetworkError } from '@svc/client';
 import { Context, DEFAULT_BASE_URL, type GlobalOptions, type Io } from './context.js';
 import { CommandExit, CommandFailed, EXIT, UsageError } from './exit-codes.js';
+import { registerAccount } from './commands/account.js';
 import { registerApps } from './commands/apps.js';
 import { registerChat } from './commands/chat.js';
 import { registerCompletion } from './commands/completion.js';
@@ -47,6 +48,7 @@ export function buildProgram(ctx: Context, globals: { current: GlobalOptions }):
   registerChat(program, ctx);
   registerLogin(program, ctx);
   registerMod(program, ctx);
+  registerAccount(program, ctx);
   registerCompletion(program, ctx);
 
   // Every command (and group) exits through us rather than process.exit.

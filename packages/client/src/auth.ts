@@ -1,6 +1,7 @@
 // Email-code login (/api/auth). `verify` keeps the session token so later calls send it.
 import type {
   AuthMeResponse,
+  ExportResponse,
   GrantModeratorResponse,
   LogoutResponse,
   ModeratorListResponse,
@@ -42,6 +43,14 @@ export class AuthApi {
 
   me(signal?: AbortSignal): Promise<AuthMeResponse> {
     return this.t.call('GET', '/api/auth/me', { auth: 'session', signal });
+  }
+
+  /**
+   * Everything the platform holds about the logged-in user, one section per service
+   * (3 an hour; 503 when a service cannot give its part: never a partial export).
+   */
+  exportData(signal?: AbortSignal): Promise<ExportResponse> {
+    return this.t.call('GET', '/api/auth/export', { auth: 'session', signal });
   }
 
   /** Renames the user; the API answers with a fresh session, which the client keeps. */

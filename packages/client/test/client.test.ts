@@ -100,6 +100,7 @@ describe('credentials', () => {
     ['POST', '/api/auth/send-code', '/api/auth/send-code', (c) => c.auth.sendCode('a@b.test')],
     ['POST', '/api/auth/verify', '/api/auth/verify', (c) => c.auth.verify('a@b.test', '123456')],
     ['GET', '/api/auth/me', '/api/auth/me', (c) => c.auth.me()],
+    ['GET', '/api/auth/export', '/api/auth/export', (c) => c.auth.exportData()],
     [
       'POST',
       '/api/auth/set-username',

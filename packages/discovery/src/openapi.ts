@@ -165,6 +165,7 @@ function response(
   if (endpoint.rateLimit && (success || status === 429)) headers.push(...RATE_LIMIT_HEADER_NAMES);
   if (status === 429) headers.push('Retry-After');
   if (r.cookie) headers.push('Set-Cookie');
+  if (r.attachment) headers.push('Content-Disposition');
   const out: ZodOpenApiResponseObject = {
     description: r.description,
     headers: headerRefs(headers),

@@ -28,6 +28,10 @@ const HEADERS = {
     schema: count,
     description: 'Seconds to wait before trying again.',
   },
+  'Content-Disposition': {
+    schema: z.string().regex(/^attachment; filename="[^"\\/]+"$/),
+    description: 'A download: `attachment; filename="<name>"`, the name a browser saves the file under.',
+  },
   'Set-Cookie': {
     schema: z.string().regex(new RegExp(`^${SESSION_COOKIE_NAME}=`)),
     description: `The session cookie \`${SESSION_COOKIE_NAME}\`: HttpOnly; SameSite=Lax; Path=/; Secure over HTTPS; Max-Age 30 days (0 when cleared).`,

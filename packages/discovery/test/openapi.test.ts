@@ -154,6 +154,20 @@ describe('buildOpenApi', () => {
     });
   });
 
+  it('documents the download name of the data export, and of nothing else', () => {
+    const exported = op('GET', '/api/auth/export').responses['200'];
+    expect(exported.headers['Content-Disposition']).toEqual({
+      $ref: '#/components/headers/Content-Disposition',
+    });
+    expect(exported.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ExportResponse',
+    });
+    expect(op('GET', '/api/auth/me').responses['200'].headers['Content-Disposition']).toBeUndefined();
+    const pattern = new RegExp(doc.components.headers['Content-Disposition'].schema.pattern);
+    expect(pattern.test('attachment; filename="svc-export-2026-11-21.json"')).toBe(true);
+    expect(pattern.test('inline')).toBe(false);
+  });
+
   it('documents non-JSON answers and the WebSocket messages', () => {
     expect(op('GET', '/api/daily-bg/image').responses['200'].content).toEqual({
       'image/*': { schema: { type: 'string' } },

@@ -4,6 +4,7 @@ export * from './http/app.js';
 export * from './http/client-ip.js';
 export * from './http/errors.js';
 export * from './http/has-body.js';
+export * from './http/internal-token.js';
 export * from './http/rate-limit.js';
 export * from './http/refuse-invalid-text.js';
 export * from './http/request-id.js';

@@ -12,7 +12,9 @@ import {
   AUDIT_LOG_MIGRATION_SQL,
   appendAuditEntry,
   auditPageFor,
+  exportModeration,
   listAuditEntries,
+  listUserAuditEntries,
   parseAuditCursor,
   type AuditSql,
 } from '../src/data/audit-log.js';
@@ -91,6 +93,37 @@ describe('audit-log.ts', () => {
     expect((await listAuditEntries(sql, { limit: 500 })).items).toHaveLength(10);
     // An unknown (well-formed) cursor names no row: an empty page.
     expect((await listAuditEntries(sql, { cursor: '999999' })).items).toEqual([]);
+  });
+
+  it("listUserAuditEntries: the user's own entries and those about their targets, oldest first", async () => {
+    const mine = { ...entry('u-target', 1), actor: 'user-9', action: 'app.appealed' };
+    const ownId = await appendAuditEntry(sql, mine);
+    const aboutId = await appendAuditEntry(sql, { ...entry('owned-1', 1), actor: 'system' });
+    const otherType = await appendAuditEntry(sql, { ...entry('owned-1', 2), targetType: 'other' });
+    await appendAuditEntry(sql, entry('not-theirs', 1));
+    const found = await listUserAuditEntries(sql, 'user-9', { thing: ['owned-1', 'owned-2'], message: [] });
+    expect(found.map((e) => e.id)).toEqual([ownId, aboutId]);
+    expect(found.map((e) => e.id)).not.toContain(otherType);
+    expect(await listUserAuditEntries(sql, 'nobody', {})).toEqual([]);
+  });
+
+  it('exportModeration: own entries apart, other actors as roles, targets rewritten on request', () => {
+    const at = new Date('2026-11-21T10:00:00.000Z');
+    const base = { at, action: 'x', targetType: 'sender', reason: '', before: null, after: { n: 1 } };
+    const entries = [
+      { ...base, id: '3', actor: 'mod-7', targetId: 'ip:abcdef' },
+      { ...base, id: '2', actor: 'system', targetId: 'user:u1' },
+      { ...base, id: '1', actor: 'u1', targetId: 'app-1' },
+    ];
+    const out = exportModeration('chat', 'u1', entries, (e) => e.targetId.replace(/^ip:.*/, 'ip'));
+    expect(out.by_you).toEqual([
+      { service: 'chat', id: '1', at: at.toISOString(), action: 'x', target_type: 'sender', target_id: 'app-1', reason: '', before: null, after: { n: 1 } },
+    ]);
+    expect(out.about_you.map((e) => [e.id, e.actor, e.target_id])).toEqual([
+      ['3', 'moderator', 'ip'],
+      ['2', 'system', 'user:u1'],
+    ]);
+    expect(JSON.stringify(out)).not.toContain('mod-7');
   });
 
   it('accepts only positive BIGINT cursors', () => {

@@ -69,12 +69,11 @@ export const EntranceRequestBody = z.object({
 });
 export type EntranceRequestBody = z.infer<typeof EntranceRequestBody>;
 
-/** chat's internal entrance endpoint: not under /api, so the gateway never routes it. */
+/**
+ * chat's internal entrance endpoint (internal.ts: the internal paths, their token): not
+ * under /api, so the gateway never routes it.
+ */
 export const ENTRANCE_PATH = '/internal/entrance';
-/** Header carrying the shared INTERNAL_TOKEN on internal calls (realtime → chat). */
-export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
-/** INTERNAL_TOKEN outside production when unset (production requires the setting). */
-export const DEV_INTERNAL_TOKEN = 'dev-internal-token';
 
 /** `message` is null when the IP already had an entrance message in the window. */
 export const EntranceResponse = z.object({

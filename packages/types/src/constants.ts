@@ -95,3 +95,10 @@ export const ICON_SVG_MAX_LENGTH = 20480;
 export const CHAT_MESSAGE_MAX_LENGTH = 200;
 /** Content of every entrance message; clients render it translated. */
 export const ENTRANCE_CONTENT = 'entered';
+
+// ---- the data export (docs/decisions/034-data-export.md) --------------------------------
+
+/** Where a user downloads everything the platform holds about them (session only). */
+export const DATA_EXPORT_PATH = '/api/auth/export';
+/** Exports one user may download per hour. */
+export const EXPORTS_PER_HOUR = 3;

@@ -92,7 +92,10 @@ import {
   APP_WITHDRAWAL_RETENTION_DAYS,
   BOOSTS_PER_DAY_USER,
   BOOSTS_PER_DAY_VISITOR,
+  DATA_EXPORT_PATH,
+  EXPORTS_PER_HOUR,
 } from './constants.js';
+import { ExportResponse } from './data-export.js';
 import { TranslateBody, TranslateResponse } from './translate.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -161,6 +164,8 @@ export interface EndpointResponse {
   contentType?: string;
   /** The response sets (or clears) the `sn_token` session cookie. */
   cookie?: 'set' | 'clear';
+  /** A download: `Content-Disposition: attachment; filename="…"` names the file. */
+  attachment?: true;
 }
 
 export interface Endpoint {
@@ -378,6 +383,28 @@ export const ENDPOINTS: readonly Endpoint[] = [
       },
     },
     rateLimit: LOGOUT_ALL_LIMIT,
+  }),
+  endpoint({
+    method: 'GET',
+    path: DATA_EXPORT_PATH,
+    service: 'auth',
+    operationId: 'exportUserData',
+    summary:
+      'Download everything the platform holds about the caller: one JSON file, a section per service (docs/decisions/034-data-export.md)',
+    auth: 'session',
+    ok: {
+      200: {
+        ...json(
+          'The export, as a download (Content-Disposition: attachment; filename="svc-export-<UTC date>.json"; Cache-Control: no-store)',
+          ExportResponse,
+        ),
+        attachment: true,
+      },
+    },
+    errors: {
+      503: 'A service holding part of the data did not answer, or a data store is down: nothing is sent (never a partial export), and the try is not counted against the limit',
+    },
+    rateLimit: { limit: EXPORTS_PER_HOUR, window: 'hour', key: 'user' },
   }),
   endpoint({
     method: 'GET',

@@ -7,6 +7,8 @@ export * from './app-moderation.js';
 export * from './sites.js';
 export * from './site-url.js';
 export * from './chat.js';
+export * from './internal.js';
+export * from './data-export.js';
 export * from './translate.js';
 export * from './events.js';
 export * from './endpoints.js';

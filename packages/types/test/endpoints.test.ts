@@ -85,6 +85,8 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   // the author's side: appeal once per block, their app's audit entries
   ['POST', '/api/v1/me/apps/{slug}/appeal'],
   ['GET', '/api/v1/me/apps/{slug}/audit'],
+  // the caller's data, as one download (docs/decisions/034-data-export.md)
+  ['GET', '/api/auth/export'],
 ];
 
 const key = (method: string, path: string) => `${method} ${path}`;

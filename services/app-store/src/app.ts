@@ -22,12 +22,14 @@ import { createListingReader } from './store/listing-reader.js';
 import { createRateLimits } from './routes/rate-limits.js';
 import { appsRoutes } from './routes/apps-routes.js';
 import { iconRoutes } from './routes/icon-routes.js';
+import { internalRoutes } from './routes/internal-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { meRoutes } from './routes/me-routes.js';
 import { moderationRoutes } from './routes/moderation-routes.js';
 import { createAuthorStore } from './store/author-store.js';
 import { createModerationStore } from './store/moderation-store.js';
 import { createAppStore } from './store/store.js';
+import { createUserExportStore } from './store/user-export-store.js';
 import { createWithdrawalStore } from './store/withdrawal-store.js';
 
 export interface AppDeps {
@@ -61,6 +63,8 @@ export interface AppDeps {
   reportDistinctNetworks?: boolean;
   /** The clock of withdrawals and slug reservations (tests move it days ahead). */
   now?: () => Date;
+  /** INTERNAL_TOKEN: the shared secret of the internal calls (auth's data export). */
+  internalToken: string;
 }
 
 export function buildApp(deps: AppDeps): Express {
@@ -93,6 +97,10 @@ export function buildApp(deps: AppDeps): Express {
     trustProxy: deps.trustProxy,
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
     routes: (app) => {
+      internalRoutes(app, {
+        exports: createUserExportStore(deps.db),
+        internalToken: deps.internalToken,
+      });
       appsRoutes(app, {
         store,
         listing,

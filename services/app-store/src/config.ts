@@ -3,6 +3,8 @@ import { z } from 'zod';
 import {
   SERVICES,
   baseConfigSchema,
+  internalTokenOrDev,
+  internalTokenRequiredInProduction,
   productionRequires,
   settings,
 } from '@svc/service-kit';
@@ -25,8 +27,12 @@ export const configSchema = baseConfigSchema
      * toward the block threshold (docs/decisions/018-abuse-resistant-reporting.md). false: every distinct reporter counts.
      */
     REPORT_DISTINCT_NETWORKS: settings.bool(false),
+    /** Shared secret of the internal calls (auth's data export); required in production. */
+    INTERNAL_TOKEN: settings.optionalString,
   })
-  .superRefine(productionRequires({ IP_HASH_SECRET: 'is a key written in the source' }));
+  .superRefine(productionRequires({ IP_HASH_SECRET: 'is a key written in the source' }))
+  .superRefine(internalTokenRequiredInProduction)
+  .transform((c) => ({ ...c, INTERNAL_TOKEN: internalTokenOrDev(c.INTERNAL_TOKEN) }));
 
 export type Config = z.infer<typeof configSchema>;
 

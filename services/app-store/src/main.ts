@@ -84,6 +84,7 @@ async function main(): Promise<void> {
     listingCacheMs: config.APP_STORE_LISTING_CACHE_MS,
     ipHashSecret: secret,
     reportDistinctNetworks: config.REPORT_DISTINCT_NETWORKS,
+    internalToken: config.INTERNAL_TOKEN,
   });
   await rt.serve(app, [
     { name: 'system message relay', close: () => systemMessages.stop() },

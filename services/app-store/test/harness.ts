@@ -30,6 +30,8 @@ import { buildApp } from '../src/app.js';
 import { PrismaClient, type Prisma } from '../src/generated/prisma/client.js';
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+/** The shared secret of the internal calls (auth's data export). */
+export const INTERNAL_TOKEN = 'app-store-test-internal-token';
 
 export interface TestUser {
   id: string;
@@ -103,6 +105,7 @@ export async function startHarness(
     reportDistinctNetworks: opts.reportDistinctNetworks,
     trustProxy: opts.trustProxy,
     now: opts.now,
+    internalToken: INTERNAL_TOKEN,
   });
   const queue = new Queue(SYSTEM_MESSAGE_QUEUE, {
     connection: adminRedis,

@@ -26,6 +26,7 @@ beforeAll(async () => {
     redisPrefix: h.redisPrefix,
     publicKey: h.keys.publicKey,
     systemMessages: { nudge: () => {} },
+    internalToken: 'app-store-test-internal-token',
   };
 });
 

@@ -10,10 +10,13 @@ import {
   type Logger,
   type Metrics,
 } from '@svc/service-kit';
+import { createDataExport } from './actions/export-data.js';
 import { createLogin } from './actions/login.js';
 import type { Mailer } from './clients/mailer.js';
+import type { UserDataServices } from './clients/user-data-services.js';
 import { createModerators } from './actions/moderators.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { exportRoutes } from './routes/export-routes.js';
 import { createAuthStore, type AuthDb } from './store/store.js';
 
 export interface AuthDeps {
@@ -29,6 +32,8 @@ export interface AuthDeps {
   trustProxy?: string;
   /** MODERATOR_EMAILS, lower-cased (default: none). */
   moderatorEmails?: readonly string[];
+  /** The services asked for their part of a data export (the internal path). */
+  userData: UserDataServices;
 }
 
 export function buildApp(deps: AuthDeps): Express {
@@ -51,6 +56,15 @@ export function buildApp(deps: AuthDeps): Express {
       app.use(
         '/api/auth',
         authRoutes({ login, store, moderators, redis: deps.redis, redisPrefix: deps.redisPrefix, privateKey: deps.keys.privateKey }),
+      );
+      app.use(
+        '/api/auth',
+        exportRoutes({
+          dataExport: createDataExport({ store, services: deps.userData, moderators }),
+          redis: deps.redis,
+          redisPrefix: deps.redisPrefix,
+          logger: deps.logger,
+        }),
       );
     },
   });

@@ -3,12 +3,15 @@ import { z } from 'zod';
 import {
   SERVICES,
   baseConfigSchema,
+  internalTokenOrDev,
+  internalTokenRequiredInProduction,
   loadConfig,
   productionRequires,
   settings,
   workerWatchdogSettings,
 } from '@svc/service-kit';
 import { RESEND_TIMEOUT_MS } from './clients/mailer.js';
+import { DATA_EXPORT_TIMEOUT_MS } from './clients/user-data-services.js';
 
 export const authConfigSchema = baseConfigSchema.extend({
   PORT: settings.port(SERVICES.auth.port),
@@ -36,11 +39,21 @@ export const authConfigSchema = baseConfigSchema.extend({
     .pipe(z.array(z.email())),
   /** A stuck notify-email Worker restarts the process (the kit's worker-watchdog.ts). */
   ...workerWatchdogSettings,
+  /** The services auth asks for their part of a user's data export (the internal path). */
+  APP_STORE_URL: settings.url(`http://127.0.0.1:${SERVICES['app-store'].port}`),
+  SITES_URL: settings.url(`http://127.0.0.1:${SERVICES.sites.port}`),
+  CHAT_URL: settings.url(`http://127.0.0.1:${SERVICES.chat.port}`),
+  /** Shared secret of the internal calls (the data export); required in production. */
+  INTERNAL_TOKEN: settings.optionalString,
+  /** A service whose part of a data export has not arrived after this fails the export (503). */
+  DATA_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DATA_EXPORT_TIMEOUT_MS),
 })
   // The dev mailer writes every login code to the log: never in production.
   .superRefine(
     productionRequires({ RESEND_API_KEY: 'writes login codes to the log instead of mailing them' }),
-  );
+  )
+  .superRefine(internalTokenRequiredInProduction)
+  .transform((c) => ({ ...c, INTERNAL_TOKEN: internalTokenOrDev(c.INTERNAL_TOKEN) }));
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 
 export const loadAuthConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(authConfigSchema, env);

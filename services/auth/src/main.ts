@@ -16,6 +16,7 @@ import { buildApp } from './app.js';
 import { loadAuthConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { createDevMailer, createResendMailer } from './clients/mailer.js';
+import { createUserDataServices } from './clients/user-data-services.js';
 import { startNoticeWorker } from './worker/notice-worker.js';
 import { createAuthStore } from './store/store.js';
 
@@ -56,6 +57,12 @@ async function main() {
     codeSecret,
     trustProxy: config.TRUSTED_PROXIES,
     moderatorEmails: config.MODERATOR_EMAILS,
+    userData: createUserDataServices({
+      urls: { 'app-store': config.APP_STORE_URL, sites: config.SITES_URL, chat: config.CHAT_URL },
+      internalToken: config.INTERNAL_TOKEN,
+      timeoutMs: config.DATA_EXPORT_TIMEOUT_MS,
+      logger: rt.logger,
+    }),
   });
   // The authors' e-mails about blocks and restores (app-store's notify-email jobs).
   const queueRedis = createRedis(config.REDIS_URL, rt.logger, {

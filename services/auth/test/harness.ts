@@ -7,19 +7,29 @@ import {
   TEST_REDIS_URL,
   createTestDatabase,
   deleteRedisPrefix,
+  freePort,
   generateTestKeyPair,
   startFakeResend,
   testRedisPrefix,
 } from '@svc/service-kit/testing';
+import type { UserDataService } from '@svc/types';
 import type { DatabaseTarget } from '@svc/service-kit';
 import { buildApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { createResendMailer } from '../src/clients/mailer.js';
+import { createUserDataServices } from '../src/clients/user-data-services.js';
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export const INTERNAL_TOKEN = 'auth-test-internal-token';
 
 export async function startHarness(
-  opts: { dbTarget?: (t: DatabaseTarget) => DatabaseTarget; moderatorEmails?: string[] } = {},
+  opts: {
+    dbTarget?: (t: DatabaseTarget) => DatabaseTarget;
+    moderatorEmails?: string[];
+    /** Where the data export asks app-store, sites and chat (default: where nothing listens). */
+    userDataUrls?: Record<UserDataService, string>;
+    exportTimeoutMs?: number;
+  } = {},
 ) {
   const logger = createLogger('auth-test', 'silent');
   const database = await createTestDatabase(migrationsDir);
@@ -30,6 +40,7 @@ export async function startHarness(
   const redisPrefix = testRedisPrefix();
   const resend = await startFakeResend();
   const keys = generateTestKeyPair();
+  const nowhere = `http://127.0.0.1:${await freePort()}`;
   const app = buildApp({
     db,
     redis,
@@ -43,6 +54,12 @@ export async function startHarness(
       baseUrl: resend.baseUrl,
       from: 'Svc <login@svc.test>',
       timeoutMs: 1_000,
+    }),
+    userData: createUserDataServices({
+      urls: opts.userDataUrls ?? { 'app-store': nowhere, sites: nowhere, chat: nowhere },
+      internalToken: INTERNAL_TOKEN,
+      timeoutMs: opts.exportTimeoutMs ?? 2_000,
+      logger,
     }),
   });
 

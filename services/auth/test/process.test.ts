@@ -27,6 +27,7 @@ describe('auth process', () => {
     const proc = await start({
       NODE_ENV: 'production',
       RESEND_API_KEY: 're_test',
+      INTERNAL_TOKEN: 'process-test-internal-token',
       JWT_PRIVATE_KEY: '',
       JWT_PUBLIC_KEY: '',
     });
@@ -34,6 +35,12 @@ describe('auth process', () => {
     expect(code).toBe(1);
     expect(proc.output()).toMatch(/JWT_PUBLIC_KEY is missing/);
     expect(proc.output()).toMatch(/JWT_PRIVATE_KEY is missing/);
+  }, 30_000);
+
+  it('exits 1 in production without INTERNAL_TOKEN (the data export calls), naming it', async () => {
+    const proc = await start({ NODE_ENV: 'production', RESEND_API_KEY: 're_test' });
+    expect((await proc.exited).code).toBe(1);
+    expect(proc.output()).toMatch(/INTERNAL_TOKEN is missing: a secret of at least 16 characters/);
   }, 30_000);
 
   it('exits 1 naming a malformed setting', async () => {
@@ -53,6 +60,7 @@ describe('auth process', () => {
       DATABASE_URL: TEST_DATABASE_URL,
       REDIS_URL: TEST_REDIS_URL,
       REDIS_PREFIX: prefix,
+      INTERNAL_TOKEN: 'process-test-internal-token',
     });
     await waitForOk(proc, '/readyz', 30_000);
     // The detail and the metrics are on the ops port only (docs/decisions/013-operations-port.md).

@@ -16,6 +16,7 @@ import { geoipLiteLookup, type GeoLookup } from './clients/geo-lookup.js';
 import { registerInternalRoutes } from './routes/internal-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { createChatStore, type ChatDb } from './store/store.js';
+import { createUserExportStore } from './store/user-export-store.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -55,7 +56,15 @@ export function buildApp(deps: AppDeps, room: ChatRoom = buildRoom(deps)): Expre
     bodyLimit: '4kb',
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
     routes: (app) => {
-      registerInternalRoutes(app, { room, internalToken: deps.internalToken });
+      registerInternalRoutes(app, {
+        room,
+        exports: createUserExportStore({
+          db: deps.db,
+          redis: deps.redis,
+          redisPrefix: deps.redisPrefix,
+        }),
+        internalToken: deps.internalToken,
+      });
       registerMessageRoutes(app, {
         room,
         redis: deps.redis,

@@ -1,11 +1,12 @@
 // chat settings (docs/decisions/008-configuration.md), validated at start.
 import { z } from 'zod';
-import { DEV_INTERNAL_TOKEN } from '@svc/types';
 // DEV_IP_HASH_SECRET: used outside production when IP_HASH_SECRET is unset (production requires it).
 import {
   DEV_IP_HASH_SECRET,
   SERVICES,
   baseConfigSchema,
+  internalTokenOrDev,
+  internalTokenRequiredInProduction,
   settings,
   workerWatchdogSettings,
 } from '@svc/service-kit';
@@ -21,7 +22,7 @@ export const configSchema = baseConfigSchema
     JWT_PUBLIC_KEYS: settings.pem,
     /** Keys the HMAC of client IPs (likes, visitor names); required in production. */
     IP_HASH_SECRET: settings.optionalString,
-    /** Shared secret realtime sends on /internal/entrance; required in production. */
+    /** Shared secret of the internal calls (realtime's entrance reports, auth's data export); required in production. */
     INTERNAL_TOKEN: settings.optionalString,
     /** Parallel system-message jobs of the BullMQ worker. */
     SYSTEM_MESSAGE_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
@@ -30,20 +31,19 @@ export const configSchema = baseConfigSchema
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV !== 'production') return;
-    for (const name of ['IP_HASH_SECRET', 'INTERNAL_TOKEN'] as const) {
-      if (!c[name] || c[name].length < 16) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'a secret of at least 16 characters is required in production',
-        });
-      }
+    if (!c.IP_HASH_SECRET || c.IP_HASH_SECRET.length < 16) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['IP_HASH_SECRET'],
+        message: 'a secret of at least 16 characters is required in production',
+      });
     }
   })
+  .superRefine(internalTokenRequiredInProduction)
   .transform((c) => ({
     ...c,
     IP_HASH_SECRET: c.IP_HASH_SECRET ?? DEV_IP_HASH_SECRET,
-    INTERNAL_TOKEN: c.INTERNAL_TOKEN ?? DEV_INTERNAL_TOKEN,
+    INTERNAL_TOKEN: internalTokenOrDev(c.INTERNAL_TOKEN),
   }));
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,7 +1,13 @@
 // realtime settings (docs/decisions/008-configuration.md), validated at start.
 import { z } from 'zod';
-import { DEV_INTERNAL_TOKEN, WS_PING_INTERVAL_MS } from '@svc/types';
-import { SERVICES, baseConfigSchema, settings } from '@svc/service-kit';
+import { WS_PING_INTERVAL_MS } from '@svc/types';
+import {
+  SERVICES,
+  baseConfigSchema,
+  internalTokenOrDev,
+  internalTokenRequiredInProduction,
+  settings,
+} from '@svc/service-kit';
 
 export const configSchema = baseConfigSchema
   .extend({
@@ -31,15 +37,7 @@ export const configSchema = baseConfigSchema
     /** Timeout of the entrance call to chat (fire-and-forget). */
     ENTRANCE_TIMEOUT_MS: z.coerce.number().int().min(50).default(2000),
   })
-  .superRefine((c, ctx) => {
-    if (c.NODE_ENV === 'production' && (!c.INTERNAL_TOKEN || c.INTERNAL_TOKEN.length < 16)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['INTERNAL_TOKEN'],
-        message: 'a secret of at least 16 characters is required in production',
-      });
-    }
-  })
-  .transform((c) => ({ ...c, INTERNAL_TOKEN: c.INTERNAL_TOKEN ?? DEV_INTERNAL_TOKEN }));
+  .superRefine(internalTokenRequiredInProduction)
+  .transform((c) => ({ ...c, INTERNAL_TOKEN: internalTokenOrDev(c.INTERNAL_TOKEN) }));
 
 export type Config = z.infer<typeof configSchema>;

@@ -21,12 +21,14 @@ import type { PrismaClient } from './generated/prisma/client.js';
 import { bookmarkRoutes } from './routes/bookmark-routes.js';
 import { clickRoutes } from './routes/click-routes.js';
 import { dailyBgRoutes } from './routes/daily-bg-routes.js';
+import { internalRoutes } from './routes/internal-routes.js';
 import { moderationRoutes } from './routes/moderation-routes.js';
 import { siteRoutes, type PageFetcher } from './routes/site-routes.js';
 import { sitemapRoutes } from './routes/sitemap-routes.js';
 import { createSiteListReader } from './store/site-list-reader.js';
 import { createSiteStore } from './store/site-store.js';
 import { createSubmissionStore } from './store/submission-store.js';
+import { createUserExportStore } from './store/user-export-store.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -65,6 +67,8 @@ export interface AppDeps {
   countCacheMs?: number;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
+  /** INTERNAL_TOKEN: the shared secret of the internal calls (auth's data export). */
+  internalToken: string;
 }
 
 export function buildApp(deps: AppDeps): Express {
@@ -77,6 +81,10 @@ export function buildApp(deps: AppDeps): Express {
     trustProxy: deps.trustProxy,
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
     routes: (app) => {
+      internalRoutes(app, {
+        exports: createUserExportStore(deps.db),
+        internalToken: deps.internalToken,
+      });
       app.use(sessionMiddleware({ publicKey: deps.publicKey, redis, prefix: redisPrefix }));
       const listCache = createListCaches(deps.listCacheMs ?? 0, deps.countCacheMs ?? 0);
       siteRoutes(app, {

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import {
   SERVICES,
   baseConfigSchema,
+  internalTokenOrDev,
+  internalTokenRequiredInProduction,
   productionRequires,
   settings,
   workerWatchdogSettings,
@@ -61,6 +63,8 @@ export const configSchema = baseConfigSchema
     JWT_PUBLIC_KEYS: settings.pem,
     /** Key of the HMAC that stores client IPs (boosts); required in production. */
     IP_HASH_SECRET: settings.optionalString,
+    /** Shared secret of the internal calls (auth's data export); required in production. */
+    INTERNAL_TOKEN: settings.optionalString,
     /** Public origin of the site (gateway), for the absolute URLs of /sitemap.xml. */
     PUBLIC_BASE_URL: settings.optionalString.refine(
       (v) => v === undefined || URL.canParse(v),
@@ -88,7 +92,12 @@ export const configSchema = baseConfigSchema
     }),
   )
   .superRefine(noAllowHostsInProduction)
-  .transform((c) => ({ ...c, PUBLIC_BASE_URL: c.PUBLIC_BASE_URL ?? DEV_PUBLIC_BASE_URL }));
+  .superRefine(internalTokenRequiredInProduction)
+  .transform((c) => ({
+    ...c,
+    PUBLIC_BASE_URL: c.PUBLIC_BASE_URL ?? DEV_PUBLIC_BASE_URL,
+    INTERNAL_TOKEN: internalTokenOrDev(c.INTERNAL_TOKEN),
+  }));
 export type Config = z.infer<typeof configSchema>;
 
 // The IP hash key (and its development default) is the kit's, shared with chat's and tests.

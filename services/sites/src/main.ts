@@ -102,6 +102,7 @@ async function main(): Promise<void> {
     listCacheMs: config.SITES_LIST_CACHE_MS,
     countCacheMs: config.SITES_COUNT_CACHE_MS,
     trustProxy: config.TRUSTED_PROXIES,
+    internalToken: config.INTERNAL_TOKEN,
   });
   await rt.serve(app, [
     { name: 're-queue sweep', close: async () => requeue.stop() },

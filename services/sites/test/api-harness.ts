@@ -34,6 +34,8 @@ import { PrismaClient } from '../src/generated/prisma/client.js';
 import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from '../src/worker/queues.js';
 
 export const migrationsDir = new URL('../prisma/migrations', import.meta.url).pathname;
+/** The shared secret of the internal calls (auth's data export). */
+export const INTERNAL_TOKEN = 'sites-test-internal-token';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -151,6 +153,7 @@ export async function startHarness(opts: HarnessOptions = {}) {
     }),
     hashIp: createIpHasher('test-ip-secret'),
     publicBaseUrl: 'https://svc.example',
+    internalToken: INTERNAL_TOKEN,
   };
   const app = buildApp(deps);
 

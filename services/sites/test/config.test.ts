@@ -1,6 +1,7 @@
 // API settings: the production-only requirements and the defaults.
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from '@svc/service-kit';
+import { DEV_INTERNAL_TOKEN } from '@svc/types';
 import {
   DEV_IP_HASH_SECRET,
   configSchema,
@@ -40,6 +41,7 @@ describe('production refuses development fallbacks (docs/decisions/013-operation
     NODE_ENV: 'production',
     IP_HASH_SECRET: 'a-secret-of-enough-length',
     PUBLIC_BASE_URL: 'https://svc.example',
+    INTERNAL_TOKEN: 'an-internal-token-of-enough-length',
   };
 
   it('starts with every required setting given', () => {
@@ -52,6 +54,15 @@ describe('production refuses development fallbacks (docs/decisions/013-operation
     expect(() => loadConfig(configSchema, env)).toThrow(
       new RegExp(`${name} is missing: required when NODE_ENV=production`),
     );
+  });
+
+  it('wants an INTERNAL_TOKEN of 16 characters at least (the internal calls), the dev one elsewhere', () => {
+    for (const INTERNAL_TOKEN of [undefined, 'short']) {
+      const env: Record<string, string | undefined> = { ...production, INTERNAL_TOKEN };
+      expect(() => loadConfig(configSchema, env)).toThrow(/INTERNAL_TOKEN .*at least 16 characters/);
+    }
+    expect(loadConfig(configSchema, production).INTERNAL_TOKEN).toBe(production.INTERNAL_TOKEN);
+    expect(loadConfig(configSchema, {}).INTERNAL_TOKEN).toBe(DEV_INTERNAL_TOKEN);
   });
 
   it('refuses OUTBOUND_ALLOW_HOSTS (a test-only opening to private hosts), API and worker', () => {

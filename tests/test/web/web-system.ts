@@ -63,9 +63,9 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
       SITES_DATABASE_URL: sitesDb.url,
       OUTBOUND_ALLOW_HOSTS: website.host,
     };
-    const [auth, appStore, sites, , chat, translate] = await Promise.all([
-      system.service('auth', env.auth),
-      system.service('app-store', { APP_STORE_LISTING_CACHE_MS: '0', ...env['app-store'] }),
+    const internal = { INTERNAL_TOKEN: WEB_INTERNAL_TOKEN };
+    const [appStore, sites, , chat, translate] = await Promise.all([
+      system.service('app-store', { APP_STORE_LISTING_CACHE_MS: '0', ...internal, ...env['app-store'] }),
       start('services/sites/dist/main.js', {
         ...sitesShared,
         IP_HASH_SECRET,
@@ -73,6 +73,7 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
         SITES_LIST_CACHE_MS: '0',
         SITES_COUNT_CACHE_MS: '0',
         DAILY_BG_SOURCE_URL: imageProvider.sourceUrl,
+        ...internal,
         ...(captcha && options.captcha
           ? { CAPTCHA_SECRET_KEY: options.captcha.secret, CAPTCHA_VERIFY_URL: captcha.verifyUrl }
           : {}),
@@ -82,11 +83,18 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
       system.service('chat', { IP_HASH_SECRET, INTERNAL_TOKEN: WEB_INTERNAL_TOKEN, ...env.chat }),
       system.service('translate', { ...ai, TRANSLATE_AI_MAX_RETRIES: '0', ...env.translate }),
     ]);
-    const realtime = await system.service('realtime', {
-      CHAT_URL: chat!.url,
-      INTERNAL_TOKEN: WEB_INTERNAL_TOKEN,
-      ...env.realtime,
-    });
+    // auth asks app-store, sites and chat for their part of a data export: it starts once
+    // their addresses are known, beside realtime, which waits for chat too.
+    const [auth, realtime] = await Promise.all([
+      system.service('auth', {
+        APP_STORE_URL: appStore!.url,
+        SITES_URL: sites!.url,
+        CHAT_URL: chat!.url,
+        ...internal,
+        ...env.auth,
+      }),
+      system.service('realtime', { CHAT_URL: chat!.url, ...internal, ...env.realtime }),
+    ]);
     const gateway = await start('gateway/dist/main.js', {
       AUTH_URL: auth!.url,
       APP_STORE_URL: appStore!.url,

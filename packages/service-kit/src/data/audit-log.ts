@@ -8,7 +8,7 @@
 // The functions take any Prisma client or interactive transaction (only `$queryRawUnsafe`
 // is used): appendAuditEntry must get the transaction of the change it records, so the
 // entry commits with that change or not at all.
-import type { AuditPageResponse } from '@svc/types';
+import type { AuditPageResponse, ExportAuditEntry, ExportModeration } from '@svc/types';
 import { badRequest } from '../http/errors.js';
 
 /** The actor of automatic actions; otherwise the acting user's auth id. */
@@ -60,6 +60,31 @@ export interface AuditSql {
 
 const json = (s: AuditState | null) => (s === null ? null : JSON.stringify(s));
 
+/** A row as the queries below select it. */
+interface AuditRow {
+  id: string;
+  at: Date | string;
+  actor: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  reason: string;
+  before: AuditState | null;
+  after: AuditState | null;
+}
+
+const fromRow = (r: AuditRow): AuditEntry => ({
+  id: r.id,
+  at: new Date(r.at),
+  actor: r.actor,
+  action: r.action,
+  targetType: r.target_type,
+  targetId: r.target_id,
+  reason: r.reason,
+  before: r.before,
+  after: r.after,
+});
+
 /** Appends one entry inside `tx` (the transaction of the change it records); its id. */
 export async function appendAuditEntry(tx: AuditSql, entry: AuditEntryInput): Promise<string> {
   const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
@@ -110,39 +135,81 @@ export async function listAuditEntries(
       `(at, id) < (SELECT c.at, c.id FROM ${AUDIT_LOG_TABLE} c WHERE c.id = ${cursor}::bigint)`,
     );
   }
-  const rows = await db.$queryRawUnsafe<
-    Array<{
-      id: string;
-      at: Date | string;
-      actor: string;
-      action: string;
-      target_type: string;
-      target_id: string;
-      reason: string;
-      before: AuditState | null;
-      after: AuditState | null;
-    }>
-  >(
+  const rows = await db.$queryRawUnsafe<AuditRow[]>(
     `SELECT id::text AS id, at, actor, action, target_type, target_id, reason, before, after
      FROM ${AUDIT_LOG_TABLE}
      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
      ORDER BY at DESC, id DESC LIMIT ${param(limit + 1)}::int`,
     ...values,
   );
-  const items = rows.slice(0, limit).map((r) => ({
-    id: r.id,
-    at: new Date(r.at),
-    actor: r.actor,
-    action: r.action,
-    targetType: r.target_type,
-    targetId: r.target_id,
-    reason: r.reason,
-    before: r.before,
-    after: r.after,
-  }));
+  const items = rows.slice(0, limit).map(fromRow);
   return {
     items,
     nextCursor: rows.length > limit ? (items[items.length - 1]?.id ?? null) : null,
+  };
+}
+
+/** The targets that make an entry about a user: their things, by target type. */
+export interface UserAuditTargets {
+  [targetType: string]: readonly string[];
+}
+
+/**
+ * Every entry a user wrote (`actor`) or that is about one of `targets`, oldest first, for
+ * the user's data export (no pagination: the export holds everything).
+ */
+export async function listUserAuditEntries(
+  db: AuditSql,
+  userId: string,
+  targets: UserAuditTargets,
+): Promise<AuditEntry[]> {
+  const values: unknown[] = [userId];
+  const about = Object.entries(targets)
+    .filter(([, ids]) => ids.length > 0)
+    .map(([targetType, ids]) => {
+      values.push(targetType, ids);
+      return `(target_type = $${values.length - 1} AND target_id = ANY($${values.length}::text[]))`;
+    });
+  const rows = await db.$queryRawUnsafe<AuditRow[]>(
+    `SELECT id::text AS id, at, actor, action, target_type, target_id, reason, before, after
+     FROM ${AUDIT_LOG_TABLE}
+     WHERE ${['actor = $1', ...about].join(' OR ')}
+     ORDER BY at, id`,
+    ...values,
+  );
+  return rows.map(fromRow);
+}
+
+/**
+ * A user's entries as their data export shows them (pure): those they wrote, and those
+ * about them written by the system or a moderator, whose id becomes a role. `targetId`
+ * rewrites a target where it would show what must stay inside (a keyed hash).
+ */
+export function exportModeration(
+  service: ExportAuditEntry['service'],
+  userId: string,
+  entries: readonly AuditEntry[],
+  targetId: (e: AuditEntry) => string = (e) => e.targetId,
+): ExportModeration {
+  const view = (e: AuditEntry): ExportAuditEntry => ({
+    service,
+    id: e.id,
+    at: e.at.toISOString(),
+    action: e.action,
+    target_type: e.targetType,
+    target_id: targetId(e),
+    reason: e.reason,
+    before: e.before,
+    after: e.after,
+  });
+  return {
+    by_you: entries.filter((e) => e.actor === userId).map(view),
+    about_you: entries
+      .filter((e) => e.actor !== userId)
+      .map((e) => ({
+        ...view(e),
+        actor: e.actor === SYSTEM_ACTOR ? ('system' as const) : ('moderator' as const),
+      })),
   };
 }
 

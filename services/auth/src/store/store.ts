@@ -83,6 +83,37 @@ export function createAuthStore(db: AuthDb) {
       }),
     findUsersByEmail: (emails: string[]) =>
       db.user.findMany({ where: { email: { in: emails } }, select: userFields }),
+
+    /**
+     * What auth holds about one user, for their data export: the account with its own
+     * grant, the grants they made, and the login code waiting for their address (its hash
+     * is not read). null when there is no such user.
+     */
+    async userExportRows(id: string) {
+      const user = await db.user.findUnique({
+        where: { id },
+        select: {
+          ...userFields,
+          createdAt: true,
+          updatedAt: true,
+          moderatorGrant: { select: { grantedBy: true, createdAt: true } },
+        },
+      });
+      if (!user) return null;
+      const [grantsGiven, pendingCode] = await Promise.all([
+        db.moderatorGrant.findMany({
+          where: { grantedBy: id },
+          orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }],
+          select: { userId: true, createdAt: true },
+        }),
+        db.loginCode.findUnique({
+          where: { email: user.email },
+          select: { createdAt: true, expiresAt: true, attempts: true },
+        }),
+      ]);
+      return { user, grantsGiven, pendingCode };
+    },
   };
 }
+export type UserExportRows = NonNullable<Awaited<ReturnType<AuthStore['userExportRows']>>>;
 export type AuthStore = ReturnType<typeof createAuthStore>;

@@ -17,6 +17,7 @@ import { senderMutedEntry } from '../domain/moderation-audit.js';
 import { SYSTEM_SENDER_NAME, systemMessageText } from '../domain/system-message-text.js';
 import type { GeoLookup } from '../clients/geo-lookup.js';
 import type { MessageSender } from '../domain/moderation-audit.js';
+import { muteKeyOf } from '../store/mute-keys.js';
 import type { ChatStore } from '../store/store.js';
 
 export interface ChatRoomDeps {
@@ -61,11 +62,7 @@ export function createChatRoom(deps: ChatRoomDeps) {
     if (redis.status !== 'ready') throw new Error('Redis is not ready');
   }
 
-  /** Mute keys (Redis, TTL = the mute): a logged-in sender by user id, a visitor by IP hash. */
-  const muteKey = (sender: MessageSender) =>
-    sender.kind === 'user'
-      ? `${deps.redisPrefix}chat:mute:user:${sender.userId}`
-      : `${deps.redisPrefix}chat:mute:ip:${sender.ipHash}`;
+  const muteKey = (sender: MessageSender) => muteKeyOf(deps.redisPrefix, sender);
 
   /**
    * 403 while the speaker is muted: by their user id when logged in, and by their IP hash

@@ -4,6 +4,5 @@ export { HttpError } from '@svc/service-kit';
 export const ERROR_MESSAGES_FOR_CHAT = {
   messageNotFound: 'Message not found',
   alreadyLiked: 'Already liked',
-  forbidden: 'Forbidden',
   mutedUntil: (until: Date) => `You are muted until ${until.toISOString()}`,
 } as const;

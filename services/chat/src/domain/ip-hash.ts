@@ -5,8 +5,11 @@ import { normalizeIp } from '@svc/service-kit';
 
 /** Liker identity: the user when logged in, else the hashed IP (never colliding kinds). */
 export function likerKey(userId: string | undefined, ipHash: string): string {
-  return userId ? `user:${userId}` : `ip:${ipHash}`;
+  return userId ? userLikerKey(userId) : `ip:${ipHash}`;
 }
+
+/** The liker key of a logged-in user. */
+export const userLikerKey = (userId: string): string => `user:${userId}`;
 
 /**
  * A short tag that tells two visitors from the same city apart; it changes every UTC day

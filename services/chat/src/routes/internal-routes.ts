@@ -1,32 +1,35 @@
-// Internal calls from realtime. Not under /api, so the gateway (which routes only
-// /api/messages* here) never exposes them; the shared INTERNAL_TOKEN guards the port itself.
-import { timingSafeEqual, createHash } from 'node:crypto';
-import type { Express, RequestHandler } from 'express';
-import { ENTRANCE_PATH, EntranceRequestBody, INTERNAL_TOKEN_HEADER } from '@svc/types';
-import { HttpError } from '@svc/service-kit';
+// Internal calls (docs/decisions/034-data-export.md): realtime's entrance reports and auth's
+// data export. Under /internal, which the gateway never forwards; the shared INTERNAL_TOKEN
+// guards the port itself.
+import type { Express } from 'express';
+import {
+  ENTRANCE_PATH,
+  EntranceRequestBody,
+  INTERNAL_USER_EXPORT_PATH,
+  InternalUserParams,
+  toExpressPath,
+} from '@svc/types';
+import { notFound, requireInternalToken } from '@svc/service-kit';
 import type { ChatRoom } from '../actions/chat-room.js';
-import { ERROR_MESSAGES_FOR_CHAT } from '../domain/errors.js';
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
-function requireInternalToken(token: string): RequestHandler {
-  const expected = digest(token);
-  return (req, _res, next) => {
-    const given = req.headers[INTERNAL_TOKEN_HEADER];
-    // Compare digests: constant time whatever the length of the given value.
-    if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) {
-      throw new HttpError(403, ERROR_MESSAGES_FOR_CHAT.forbidden);
-    }
-    next();
-  };
-}
+import { toChatExportPart } from '../domain/user-export.js';
+import type { UserExportStore } from '../store/user-export-store.js';
 
 export function registerInternalRoutes(
   app: Express,
-  deps: { room: ChatRoom; internalToken: string },
+  deps: { room: ChatRoom; exports: UserExportStore; internalToken: string },
 ): void {
-  app.post(ENTRANCE_PATH, requireInternalToken(deps.internalToken), async (req, res) => {
+  const internal = requireInternalToken(deps.internalToken);
+
+  app.post(ENTRANCE_PATH, internal, async (req, res) => {
     const { ip } = EntranceRequestBody.parse(req.body);
     res.json({ message: await deps.room.entrance(ip) });
+  });
+
+  // What chat holds about one user, as their data export's chat section.
+  app.get(toExpressPath(INTERNAL_USER_EXPORT_PATH), internal, async (req, res) => {
+    const params = InternalUserParams.safeParse(req.params);
+    if (!params.success) throw notFound();
+    const userId = params.data.id;
+    res.json(toChatExportPart(userId, await deps.exports.read(userId)));
   });
 }

@@ -11,6 +11,7 @@ import { describeApiError } from '../../lib/api-error';
 import type { TFunction } from 'i18next';
 import { browserApi } from '../../lib/api.client';
 import { accountMeta } from './account-meta';
+import { DataExportSection } from './data-export-section';
 import { requireUser } from './account.server';
 import { useHydrated } from '../../lib/use-hydrated';
 import { userTextField, withUserText } from '../../components/user-text';
@@ -141,6 +142,8 @@ export default function MePage({ loaderData }: Route.ComponentProps) {
           {busy ? t('me.saving') : t('me.save')}
         </button>
       </form>
+
+      <DataExportSection />
 
       <h2>{t('me.sessionTitle')}</h2>
       <p>

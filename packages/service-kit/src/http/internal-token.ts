@@ -1,0 +1,47 @@
+// The shared secret of calls between services (INTERNAL_TOKEN, docs/decisions/034-data-export.md).
+// Internal endpoints live under /internal, a segment the gateway never forwards; the token
+// guards the service's port itself against any other pod or process that reaches it.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { z } from 'zod';
+import { DEV_INTERNAL_TOKEN, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_MIN_LENGTH } from '@svc/types';
+import { forbidden } from './errors.js';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Lets a request through only with `X-Internal-Token: <token>`; 403 otherwise. */
+export function requireInternalToken(token: string): RequestHandler {
+  const expected = digest(token);
+  return (req, _res, next) => {
+    const given = req.headers[INTERNAL_TOKEN_HEADER];
+    // Digests compare in constant time whatever the length of the given value.
+    if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) throw forbidden();
+    next();
+  };
+}
+
+/** The headers of an internal call. */
+export const internalHeaders = (token: string): Record<string, string> => ({
+  [INTERNAL_TOKEN_HEADER]: token,
+});
+
+/**
+ * A config superRefine: in production INTERNAL_TOKEN must be set, INTERNAL_TOKEN_MIN_LENGTH
+ * characters at least (a shorter secret is one a neighbour could guess).
+ */
+export function internalTokenRequiredInProduction(
+  config: { NODE_ENV: string; INTERNAL_TOKEN?: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (config.NODE_ENV !== 'production') return;
+  if ((config.INTERNAL_TOKEN?.length ?? 0) < INTERNAL_TOKEN_MIN_LENGTH)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['INTERNAL_TOKEN'],
+      message: `a secret of at least ${INTERNAL_TOKEN_MIN_LENGTH} characters is required in production`,
+    });
+}
+
+/** The configured token, or the development one (production has its own: above). */
+export const internalTokenOrDev = (configured: string | undefined): string =>
+  configured ?? DEV_INTERNAL_TOKEN;

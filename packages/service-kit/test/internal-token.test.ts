@@ -1,0 +1,54 @@
+// The internal calls' guard and setting: only the exact shared token passes, production
+// refuses a missing or short one, development falls back to the known development value.
+import { describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { z } from 'zod';
+import { DEV_INTERNAL_TOKEN, INTERNAL_TOKEN_HEADER } from '@svc/types';
+import { createServiceApp } from '../src/http/app.js';
+import {
+  internalHeaders,
+  internalTokenOrDev,
+  internalTokenRequiredInProduction,
+  requireInternalToken,
+} from '../src/http/internal-token.js';
+import { createLogger } from '../src/ops/logger.js';
+
+const TOKEN = 'a-test-internal-token-0123456789';
+
+const app = createServiceApp({
+  logger: createLogger('test', 'silent'),
+  routes: (a) => {
+    a.get('/internal/thing', requireInternalToken(TOKEN), (_req, res) => {
+      res.json({ ok: true });
+    });
+  },
+});
+
+describe('requireInternalToken', () => {
+  it('passes the exact token only; anything else is 403 JSON', async () => {
+    expect((await request(app).get('/internal/thing').set(internalHeaders(TOKEN))).body).toEqual({ ok: true });
+    for (const given of [undefined, '', TOKEN.slice(0, -1), `${TOKEN}x`, TOKEN.toUpperCase()]) {
+      const req = request(app).get('/internal/thing');
+      const res = await (given === undefined ? req : req.set(INTERNAL_TOKEN_HEADER, given));
+      expect([given, res.status, res.body]).toEqual([given, 403, { error: 'Forbidden' }]);
+    }
+  });
+});
+
+describe('INTERNAL_TOKEN setting', () => {
+  const schema = z
+    .object({ NODE_ENV: z.string(), INTERNAL_TOKEN: z.string().optional() })
+    .superRefine(internalTokenRequiredInProduction);
+
+  it('is required in production, 16 characters at least', () => {
+    expect(schema.safeParse({ NODE_ENV: 'production' }).success).toBe(false);
+    expect(schema.safeParse({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(15) }).success).toBe(false);
+    expect(schema.safeParse({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(16) }).success).toBe(true);
+    expect(schema.safeParse({ NODE_ENV: 'development' }).success).toBe(true);
+  });
+
+  it('falls back to the development value only when unset', () => {
+    expect(internalTokenOrDev(undefined)).toBe(DEV_INTERNAL_TOKEN);
+    expect(internalTokenOrDev(TOKEN)).toBe(TOKEN);
+  });
+});
