@@ -22,22 +22,26 @@ function useFailure(intent: WithdrawActionResult['intent'], fetcherData: unknown
   return latest && latest.intent === intent && !latest.ok ? latest.failure : undefined;
 }
 
-/** A live app (listed or blocked): what withdrawing does, then the confirmation. */
-export function WithdrawPanel({ app }: { app: MyApp }) {
+/** The second step behind a disclosure: the question, then the one button that posts `intent`. */
+function ConfirmStep(props: {
+  app: MyApp;
+  intent: WithdrawActionResult['intent'];
+  open: string;
+  confirm: string;
+  yes: string;
+}) {
   const { t } = useTranslation('apps');
   const fetcher = useFetcher<WithdrawActionResult>();
-  const failure = useFailure('withdraw', fetcher.data);
+  const failure = useFailure(props.intent, fetcher.data);
   return (
-    <section aria-labelledby="withdraw-title" className="card withdraw-panel" data-testid="withdraw-panel">
-      <h2 id="withdraw-title">{t('withdraw.title')}</h2>
-      <p className="hint">{t('withdraw.hint', { days: APP_WITHDRAWAL_RETENTION_DAYS })}</p>
+    <>
       <details className="withdraw">
-        <summary>{t('withdraw.open')}</summary>
+        <summary>{t(props.open)}</summary>
         <fetcher.Form method="post">
-          <p>{withUserText(t, 'withdraw.confirm', { name: app.name })}</p>
-          <input type="hidden" name="intent" value="withdraw" />
+          <p>{withUserText(t, props.confirm, { name: props.app.name })}</p>
+          <input type="hidden" name="intent" value={props.intent} />
           <button type="submit" className="danger" disabled={fetcher.state !== 'idle'}>
-            {withUserText(t, 'withdraw.yes', { name: app.name })}
+            {withUserText(t, props.yes, { name: props.app.name })}
           </button>
         </fetcher.Form>
       </details>
@@ -46,6 +50,24 @@ export function WithdrawPanel({ app }: { app: MyApp }) {
           {describeFailure(failure, t)}
         </p>
       ) : null}
+    </>
+  );
+}
+
+/** A live app (listed or blocked): what withdrawing does, then the confirmation. */
+export function WithdrawPanel({ app }: { app: MyApp }) {
+  const { t } = useTranslation('apps');
+  return (
+    <section aria-labelledby="withdraw-title" className="card withdraw-panel" data-testid="withdraw-panel">
+      <h2 id="withdraw-title">{t('withdraw.title')}</h2>
+      <p className="hint">{t('withdraw.hint', { days: APP_WITHDRAWAL_RETENTION_DAYS })}</p>
+      <ConfirmStep
+        app={app}
+        intent="withdraw"
+        open="withdraw.open"
+        confirm="withdraw.confirm"
+        yes="withdraw.yes"
+      />
     </section>
   );
 }
@@ -53,8 +75,6 @@ export function WithdrawPanel({ app }: { app: MyApp }) {
 /** A withdrawn app: when, when it goes for good, and deleting it for good now. */
 export function WithdrawnPanel({ app }: { app: MyApp }) {
   const { t } = useTranslation('apps');
-  const fetcher = useFetcher<WithdrawActionResult>();
-  const failure = useFailure('delete-for-good', fetcher.data);
   return (
     <section aria-labelledby="withdrawn-title" className="card withdrawn-panel" data-testid="withdrawn-panel">
       <h2 id="withdrawn-title">{t('withdraw.withdrawnTitle')}</h2>
@@ -65,21 +85,13 @@ export function WithdrawnPanel({ app }: { app: MyApp }) {
         <dd>{app.purge_at ? <When iso={app.purge_at} /> : '—'}</dd>
       </dl>
       <p className="hint">{t('withdraw.withdrawnHint')}</p>
-      <details className="withdraw">
-        <summary>{t('withdraw.deleteOpen')}</summary>
-        <fetcher.Form method="post">
-          <p>{withUserText(t, 'withdraw.deleteConfirm', { name: app.name })}</p>
-          <input type="hidden" name="intent" value="delete-for-good" />
-          <button type="submit" className="danger" disabled={fetcher.state !== 'idle'}>
-            {withUserText(t, 'withdraw.deleteYes', { name: app.name })}
-          </button>
-        </fetcher.Form>
-      </details>
-      {failure ? (
-        <p role="alert" className="error-text">
-          {describeFailure(failure, t)}
-        </p>
-      ) : null}
+      <ConfirmStep
+        app={app}
+        intent="delete-for-good"
+        open="withdraw.deleteOpen"
+        confirm="withdraw.deleteConfirm"
+        yes="withdraw.deleteYes"
+      />
     </section>
   );
 }
