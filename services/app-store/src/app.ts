@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type pg from 'pg';
 import {
   createServiceApp,
+  registerUserExport,
   postgresCheck,
   redisCheck,
   sessionMiddleware,
@@ -22,7 +23,7 @@ import { createListingReader } from './store/listing-reader.js';
 import { createRateLimits } from './routes/rate-limits.js';
 import { appsRoutes } from './routes/apps-routes.js';
 import { iconRoutes } from './routes/icon-routes.js';
-import { internalRoutes } from './routes/internal-routes.js';
+import { toAppsExportPart } from './domain/user-export.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { meRoutes } from './routes/me-routes.js';
 import { moderationRoutes } from './routes/moderation-routes.js';
@@ -97,10 +98,11 @@ export function buildApp(deps: AppDeps): Express {
     trustProxy: deps.trustProxy,
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
     routes: (app) => {
-      internalRoutes(app, {
-        exports: createUserExportStore(deps.db),
-        internalToken: deps.internalToken,
-      });
+      // auth's data export: this service's section (docs/decisions/034-data-export.md).
+      const exports = createUserExportStore(deps.db);
+      registerUserExport(app, deps.internalToken, async (userId) =>
+        toAppsExportPart(userId, await exports.read(userId)),
+      );
       appsRoutes(app, {
         store,
         listing,

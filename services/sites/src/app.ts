@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type pg from 'pg';
 import {
   createServiceApp,
+  registerUserExport,
   postgresCheck,
   redisCheck,
   sessionMiddleware,
@@ -21,7 +22,7 @@ import type { PrismaClient } from './generated/prisma/client.js';
 import { bookmarkRoutes } from './routes/bookmark-routes.js';
 import { clickRoutes } from './routes/click-routes.js';
 import { dailyBgRoutes } from './routes/daily-bg-routes.js';
-import { internalRoutes } from './routes/internal-routes.js';
+import { toSitesExportPart } from './domain/user-export.js';
 import { moderationRoutes } from './routes/moderation-routes.js';
 import { siteRoutes, type PageFetcher } from './routes/site-routes.js';
 import { sitemapRoutes } from './routes/sitemap-routes.js';
@@ -81,10 +82,11 @@ export function buildApp(deps: AppDeps): Express {
     trustProxy: deps.trustProxy,
     readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
     routes: (app) => {
-      internalRoutes(app, {
-        exports: createUserExportStore(deps.db),
-        internalToken: deps.internalToken,
-      });
+      // auth's data export: this service's section (docs/decisions/034-data-export.md).
+      const exports = createUserExportStore(deps.db);
+      registerUserExport(app, deps.internalToken, async (userId) =>
+        toSitesExportPart(userId, await exports.read(userId)),
+      );
       app.use(sessionMiddleware({ publicKey: deps.publicKey, redis, prefix: redisPrefix }));
       const listCache = createListCaches(deps.listCacheMs ?? 0, deps.countCacheMs ?? 0);
       siteRoutes(app, {

@@ -2,10 +2,17 @@
 // Internal endpoints live under /internal, a segment the gateway never forwards; the token
 // guards the service's port itself against any other pod or process that reaches it.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { z } from 'zod';
-import { DEV_INTERNAL_TOKEN, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_MIN_LENGTH } from '@svc/types';
-import { forbidden } from './errors.js';
+import {
+  DEV_INTERNAL_TOKEN,
+  INTERNAL_TOKEN_HEADER,
+  INTERNAL_TOKEN_MIN_LENGTH,
+  INTERNAL_USER_EXPORT_PATH,
+  InternalUserParams,
+  toExpressPath,
+} from '@svc/types';
+import { forbidden, notFound } from './errors.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -24,6 +31,22 @@ export function requireInternalToken(token: string): RequestHandler {
 export const internalHeaders = (token: string): Record<string, string> => ({
   [INTERNAL_TOKEN_HEADER]: token,
 });
+
+/**
+ * `GET /internal/users/{id}/export`, guarded: this service's section of a user's data export,
+ * as `exportOf(userId)` answers it. A malformed id is 404, as for any unknown user.
+ */
+export function registerUserExport(
+  app: Express,
+  internalToken: string,
+  exportOf: (userId: string) => Promise<unknown>,
+): void {
+  app.get(toExpressPath(INTERNAL_USER_EXPORT_PATH), requireInternalToken(internalToken), async (req, res) => {
+    const params = InternalUserParams.safeParse(req.params);
+    if (!params.success) throw notFound();
+    res.json(await exportOf(params.data.id));
+  });
+}
 
 /**
  * A config superRefine: in production INTERNAL_TOKEN must be set, INTERNAL_TOKEN_MIN_LENGTH

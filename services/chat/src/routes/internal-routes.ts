@@ -2,14 +2,8 @@
 // data export. Under /internal, which the gateway never forwards; the shared INTERNAL_TOKEN
 // guards the port itself.
 import type { Express } from 'express';
-import {
-  ENTRANCE_PATH,
-  EntranceRequestBody,
-  INTERNAL_USER_EXPORT_PATH,
-  InternalUserParams,
-  toExpressPath,
-} from '@svc/types';
-import { notFound, requireInternalToken } from '@svc/service-kit';
+import { ENTRANCE_PATH, EntranceRequestBody } from '@svc/types';
+import { registerUserExport, requireInternalToken } from '@svc/service-kit';
 import type { ChatRoom } from '../actions/chat-room.js';
 import { toChatExportPart } from '../domain/user-export.js';
 import type { UserExportStore } from '../store/user-export-store.js';
@@ -26,10 +20,7 @@ export function registerInternalRoutes(
   });
 
   // What chat holds about one user, as their data export's chat section.
-  app.get(toExpressPath(INTERNAL_USER_EXPORT_PATH), internal, async (req, res) => {
-    const params = InternalUserParams.safeParse(req.params);
-    if (!params.success) throw notFound();
-    const userId = params.data.id;
-    res.json(toChatExportPart(userId, await deps.exports.read(userId)));
-  });
+  registerUserExport(app, deps.internalToken, async (userId) =>
+    toChatExportPart(userId, await deps.exports.read(userId)),
+  );
 }
