@@ -10,12 +10,14 @@ import type pg from 'pg';
 import { z } from 'zod';
 import {
   AUDIT_LOG_MIGRATION_SQL,
+  AUDIT_LOG_PSEUDONYMISE_MIGRATION_SQL,
   appendAuditEntry,
   auditPageFor,
   exportModeration,
   listAuditEntries,
   listUserAuditEntries,
   parseAuditCursor,
+  pseudonymiseAuditEntries,
   type AuditSql,
 } from '../src/data/audit-log.js';
 import { HttpError } from '../src/http/errors.js';
@@ -41,6 +43,11 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'audit-'));
   mkdirSync(path.join(dir, '0001_audit_log'));
   writeFileSync(path.join(dir, '0001_audit_log', 'migration.sql'), AUDIT_LOG_MIGRATION_SQL);
+  mkdirSync(path.join(dir, '0002_audit_log_pseudonymise'));
+  writeFileSync(
+    path.join(dir, '0002_audit_log_pseudonymise', 'migration.sql'),
+    AUDIT_LOG_PSEUDONYMISE_MIGRATION_SQL,
+  );
   db = await createTestDatabase(dir);
   pool = createPgPool(db.target, 2);
   sql = {
@@ -126,6 +133,36 @@ describe('audit-log.ts', () => {
     expect(JSON.stringify(out)).not.toContain('mod-7');
   });
 
+  it("pseudonymiseAuditEntries replaces a user's id wherever an entry names it, and only that", async () => {
+    const userId = 'userToForget0123456';
+    const pseudonym = 'deleted-user-00112233aabbccdd';
+    const own = await appendAuditEntry(sql, { ...entry('app-x', 1), actor: userId });
+    const about = await appendAuditEntry(sql, {
+      ...entry(`user:${userId}`, 1),
+      actor: 'mod-2',
+      after: { muted: true, by_request_of: userId },
+    });
+    const other = await appendAuditEntry(sql, entry('app-y', 1));
+    expect(await pseudonymiseAuditEntries(sql, userId, pseudonym)).toBe(2);
+    const rows = await pool.query<{ id: string; actor: string; target_id: string; after: unknown; reason: string }>(
+      'SELECT id::text AS id, actor, target_id, after, reason FROM audit_log WHERE id = ANY($1::bigint[]) ORDER BY id',
+      [[own, about, other]],
+    );
+    expect(rows.rows).toEqual([
+      { id: own, actor: pseudonym, target_id: 'app-x', after: { n: 1, flag: true, gone: null }, reason: 'round 1' },
+      { id: about, actor: 'mod-2', target_id: `user:${pseudonym}`, after: { muted: true, by_request_of: pseudonym }, reason: 'round 1' },
+      { id: other, actor: 'mod-1', target_id: 'app-y', after: { n: 1, flag: true, gone: null }, reason: 'round 1' },
+    ]);
+    // Again: nothing left to rewrite. A malformed id or pseudonym is refused.
+    expect(await pseudonymiseAuditEntries(sql, userId, pseudonym)).toBe(0);
+    await expect(pseudonymiseAuditEntries(sql, 'mod', pseudonym)).rejects.toMatchObject({ code: '22023' });
+    await expect(pseudonymiseAuditEntries(sql, userId, 'someone-else')).rejects.toMatchObject({ code: '22023' });
+    // Outside the function, even the replacement itself is refused.
+    await expect(
+      pool.query(`UPDATE audit_log SET actor = 'deleted-user-ffffffffffffffff' WHERE id = $1`, [other]),
+    ).rejects.toMatchObject({ code: '42501' });
+  });
+
   it('accepts only positive BIGINT cursors', () => {
     expect(parseAuditCursor('42')).toBe('42');
     expect(parseAuditCursor('9223372036854775807')).toBe('9223372036854775807');
@@ -183,6 +220,7 @@ describe('audit-log.ts', () => {
         DELETE: { code: 'P0001', message: 'audit_log is append-only: DELETE is not allowed' },
         TRUNCATE: { code: '42501', message: 'permission denied for table audit_log' },
       },
+      pseudonymised: { code: '42501', message: 'permission denied for table audit_log' },
     });
     expect(changeable.changes).toEqual({
       UPDATE: 'allowed',

@@ -3,23 +3,28 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { z } from 'zod';
-import { DEV_INTERNAL_TOKEN, INTERNAL_TOKEN_HEADER } from '@svc/types';
+import { DEV_INTERNAL_TOKEN, INTERNAL_TOKEN_HEADER, internalUserPath } from '@svc/types';
 import { createServiceApp } from '../src/http/app.js';
 import {
   internalHeaders,
   internalTokenOrDev,
   internalTokenRequiredInProduction,
+  registerUserDeletion,
   requireInternalToken,
 } from '../src/http/internal-token.js';
 import { createLogger } from '../src/ops/logger.js';
 
 const TOKEN = 'a-test-internal-token-0123456789';
 
+const deletions: Array<[string, string]> = [];
 const app = createServiceApp({
   logger: createLogger('test', 'silent'),
   routes: (a) => {
     a.get('/internal/thing', requireInternalToken(TOKEN), (_req, res) => {
       res.json({ ok: true });
+    });
+    registerUserDeletion(a, TOKEN, async (userId, pseudonym) => {
+      deletions.push([userId, pseudonym]);
     });
   },
 });
@@ -32,6 +37,22 @@ describe('requireInternalToken', () => {
       const res = await (given === undefined ? req : req.set(INTERNAL_TOKEN_HEADER, given));
       expect([given, res.status, res.body]).toEqual([given, 403, { error: 'Forbidden' }]);
     }
+  });
+});
+
+describe('registerUserDeletion', () => {
+  const pseudonym = 'deleted-user-0123456789abcdef';
+
+  it('hands the user and pseudonym to the service, then answers 204; guarded and checked', async () => {
+    const del = (id: string) => request(app).delete(internalUserPath(id));
+    const res = await del('user1').set(internalHeaders(TOKEN)).send({ pseudonym });
+    expect([res.status, res.text]).toEqual([204, '']);
+    expect(deletions).toEqual([['user1', pseudonym]]);
+    expect((await del('user1').send({ pseudonym })).status).toBe(403);
+    const bad = await del('user1').set(internalHeaders(TOKEN)).send({ pseudonym: 'someone' });
+    expect([bad.status, bad.body.error]).toEqual([400, 'pseudonym: deleted-user- and 16 hex digits']);
+    expect((await del('x'.repeat(129)).set(internalHeaders(TOKEN)).send({ pseudonym })).status).toBe(404);
+    expect(deletions).toHaveLength(1);
   });
 });
 

@@ -70,6 +70,16 @@ export type SetUsernameResponse = z.infer<typeof SetUsernameResponse>;
 export const LogoutResponse = SuccessResponse;
 export type LogoutResponse = z.infer<typeof LogoutResponse>;
 
+/**
+ * Delete my account (docs/decisions/035-account-deletion.md): a login code just sent to the
+ * account's address, a fresh proof that a stolen cookie alone does not give.
+ */
+export const DeleteAccountBody = z.object({ code: VerificationCode });
+export type DeleteAccountBody = z.infer<typeof DeleteAccountBody>;
+
+export const DeleteAccountResponse = z.object({ deleted: z.literal(true) });
+export type DeleteAccountResponse = z.infer<typeof DeleteAccountResponse>;
+
 /** Claims of the ES256 `sn_token`; `jti` identifies the session for revocation on logout. */
 export const JwtClaims = z.object({
   sub: Id,

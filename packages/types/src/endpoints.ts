@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import {
   AuthMeResponse,
+  DeleteAccountBody,
+  DeleteAccountResponse,
   GrantModeratorResponse,
   LogoutResponse,
   MODERATORS_ONLY,
@@ -280,6 +282,12 @@ export const LOGIN_LIMITS = {
 export const LOGOUT_ALL_LIMIT = { limit: 2, window: 'hour', key: 'user' } as const satisfies RateLimit;
 
 /**
+ * Delete my account, per user: each try spends one of the code's wrong attempts as a login
+ * does, and five an hour leave room for a mistyped code or two.
+ */
+export const ACCOUNT_DELETION_LIMIT = { limit: 5, window: 'hour', key: 'user' } as const satisfies RateLimit;
+
+/**
  * Reporting an app (docs/decisions/018-abuse-resistant-reporting.md per user a minute; per user and per client IP an
  * hour where the documents are silent). A reader reports an app now and then, so 10 an
  * hour per account is far above honest use, while an account farm must spread its reports
@@ -383,6 +391,24 @@ export const ENDPOINTS: readonly Endpoint[] = [
       },
     },
     rateLimit: LOGOUT_ALL_LIMIT,
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/auth/me',
+    service: 'auth',
+    operationId: 'deleteAccount',
+    summary:
+      'Delete my account: needs a login code just sent to the account\'s address (POST /api/auth/send-code). Every session ends at once; each service then removes or anonymises what it holds (docs/decisions/035-account-deletion.md)',
+    auth: 'session',
+    body: DeleteAccountBody,
+    ok: {
+      200: {
+        ...json('The account is deleted; the cookie cleared. The services finish their part in the background', DeleteAccountResponse),
+        cookie: 'clear',
+      },
+    },
+    errors: { 400: 'Invalid request, or Invalid or expired code' },
+    rateLimit: ACCOUNT_DELETION_LIMIT,
   }),
   endpoint({
     method: 'GET',

@@ -31,3 +31,46 @@ export const internalUserExportPath = (userId: string): string =>
 /** `{id}` of the per-user internal paths: an auth user id. */
 export const InternalUserParams = z.object({ id: Id });
 export type InternalUserParams = z.infer<typeof InternalUserParams>;
+
+/**
+ * `DELETE` with an InternalUserDeletionBody: the service removes or anonymises what it holds
+ * about the user (docs/decisions/035-account-deletion.md). Idempotent: 204 each time.
+ */
+export const INTERNAL_USER_PATH = '/internal/users/{id}';
+
+/** The path of one user's internal deletion (`{id}` filled in, percent-encoded). */
+export const internalUserPath = (userId: string): string =>
+  INTERNAL_USER_PATH.replace('{id}', encodeURIComponent(userId));
+
+/**
+ * What a deleted user becomes where a trace of an action must stay (moderation audit
+ * entries, reports): `deleted-user-` and 16 hex digits, drawn at random once per deletion, so
+ * it links the entries of one deleted person to each other and to nobody.
+ */
+export const DeletedUserPseudonym = z
+  .string()
+  .regex(/^deleted-user-[0-9a-f]{16}$/, 'deleted-user- and 16 hex digits');
+export type DeletedUserPseudonym = z.infer<typeof DeletedUserPseudonym>;
+
+export const InternalUserDeletionBody = z.object({ pseudonym: DeletedUserPseudonym });
+export type InternalUserDeletionBody = z.infer<typeof InternalUserDeletionBody>;
+
+/** The name chat shows for a message whose sender deleted their account. */
+export const DELETED_USER_NAME = 'Deleted user';
+
+/**
+ * Auth's queue of account deletions: one job per service in USER_DELETION_SERVICES, named
+ * after it, retried until the service has answered its internal deletion with 204.
+ */
+export const USER_DELETION_QUEUE = 'user-deletion';
+
+export const UserDeletionJob = z.object({
+  user_id: Id,
+  pseudonym: DeletedUserPseudonym,
+  service: z.enum(USER_DATA_SERVICES),
+});
+export type UserDeletionJob = z.infer<typeof UserDeletionJob>;
+
+/** A deletion job's id: one per user and service, so a relay that posts twice queues it once. */
+export const userDeletionJobId = (userId: string, service: UserDataService): string =>
+  `${USER_DELETION_QUEUE}-${service}-${userId}`;

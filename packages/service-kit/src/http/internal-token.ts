@@ -9,10 +9,12 @@ import {
   INTERNAL_TOKEN_HEADER,
   INTERNAL_TOKEN_MIN_LENGTH,
   INTERNAL_USER_EXPORT_PATH,
+  INTERNAL_USER_PATH,
+  InternalUserDeletionBody,
   InternalUserParams,
   toExpressPath,
 } from '@svc/types';
-import { forbidden, notFound } from './errors.js';
+import { badRequest, forbidden, notFound } from './errors.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -45,6 +47,27 @@ export function registerUserExport(
     const params = InternalUserParams.safeParse(req.params);
     if (!params.success) throw notFound();
     res.json(await exportOf(params.data.id));
+  });
+}
+
+/**
+ * `DELETE /internal/users/{id}` with `{ pseudonym }`, guarded: this service removes or
+ * anonymises what it holds about the user (docs/decisions/035-account-deletion.md), as
+ * `deleteUser` does, then answers 204. `deleteUser` must be idempotent: auth's job repeats
+ * the call until it sees a 204, and a user this service never knew is a 204 too.
+ */
+export function registerUserDeletion(
+  app: Express,
+  internalToken: string,
+  deleteUser: (userId: string, pseudonym: string) => Promise<void>,
+): void {
+  app.delete(toExpressPath(INTERNAL_USER_PATH), requireInternalToken(internalToken), async (req, res) => {
+    const params = InternalUserParams.safeParse(req.params);
+    if (!params.success) throw notFound();
+    const body = InternalUserDeletionBody.safeParse(req.body);
+    if (!body.success) throw badRequest('pseudonym: deleted-user- and 16 hex digits');
+    await deleteUser(params.data.id, body.data.pseudonym);
+    res.status(204).end();
   });
 }
 

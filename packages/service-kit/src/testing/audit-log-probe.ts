@@ -16,7 +16,16 @@ export interface AuditLogRoleProbe {
   appended: boolean;
   /** UPDATE, DELETE and TRUNCATE by the service role: the error each raised (null: allowed) */
   changes: Record<'UPDATE' | 'DELETE' | 'TRUNCATE', { code: string; message: string } | null>;
+  /**
+   * The service role pseudonymised a user named by an entry (actor, target, after): the entry
+   * as it then reads, or the error raised.
+   */
+  pseudonymised: { actor: string; target_id: string; after: unknown } | { code: string; message: string };
 }
+
+/** The user and pseudonym of the probe's pseudonymisation. */
+export const PROBE_USER_ID = 'probeUser0123456789';
+export const PROBE_PSEUDONYM = 'deleted-user-0123456789abcdef';
 
 export async function probeAuditLogRoles(
   migrationsDir: string,
@@ -73,7 +82,26 @@ export async function probeAuditLogRoles(
         DELETE: await attempt(`DELETE FROM ${table}`),
         TRUNCATE: await attempt(`TRUNCATE ${table}`),
       };
-      return { privileges, appended, changes };
+      await admin.query(
+        `INSERT INTO ${table} (actor, action, target_type, target_id, after)
+         VALUES ($1, 'probe', 'sender', $2, $3::jsonb)`,
+        [PROBE_USER_ID, `user:${PROBE_USER_ID}`, JSON.stringify({ by: PROBE_USER_ID })],
+      );
+      let pseudonymised: AuditLogRoleProbe['pseudonymised'];
+      try {
+        await admin.query(`SELECT ${schema}.audit_log_pseudonymise($1, $2)`, [
+          PROBE_USER_ID,
+          PROBE_PSEUDONYM,
+        ]);
+        const row = await admin.query<{ actor: string; target_id: string; after: unknown }>(
+          `SELECT actor, target_id, after FROM ${table} WHERE action = 'probe' AND target_type = 'sender'`,
+        );
+        pseudonymised = row.rows[0]!;
+      } catch (err) {
+        const e = err as { code?: string; message: string };
+        pseudonymised = { code: e.code ?? '', message: e.message };
+      }
+      return { privileges, appended, changes, pseudonymised };
     } finally {
       await admin.query('RESET ROLE');
     }
@@ -93,6 +121,7 @@ export interface AuditLogProbeFacts {
   privileges: AuditLogRoleProbe['privileges'];
   appended: boolean;
   changes: Record<keyof AuditLogRoleProbe['changes'], string>;
+  pseudonymised: AuditLogRoleProbe['pseudonymised'];
 }
 
 export function auditLogProbeFacts(probe: AuditLogRoleProbe): AuditLogProbeFacts {
@@ -110,6 +139,7 @@ export function auditLogProbeFacts(probe: AuditLogRoleProbe): AuditLogProbeFacts
       DELETE: refusal(probe.changes.DELETE),
       TRUNCATE: refusal(probe.changes.TRUNCATE),
     },
+    pseudonymised: probe.pseudonymised,
   };
 }
 
@@ -125,6 +155,11 @@ export const AUDIT_LOG_APPEND_ONLY: AuditLogProbeFacts = {
     UPDATE: 'permission denied',
     DELETE: 'permission denied',
     TRUNCATE: 'permission denied',
+  },
+  pseudonymised: {
+    actor: PROBE_PSEUDONYM,
+    target_id: `user:${PROBE_PSEUDONYM}`,
+    after: { by: PROBE_PSEUDONYM },
   },
 };
 
