@@ -10,6 +10,7 @@ import {
   type Logger,
   type Metrics,
 } from '@svc/service-kit';
+import { createAccountDeletion } from './actions/delete-account.js';
 import { createDataExport } from './actions/export-data.js';
 import { createLogin } from './actions/login.js';
 import type { Mailer } from './clients/mailer.js';
@@ -34,6 +35,8 @@ export interface AuthDeps {
   moderatorEmails?: readonly string[];
   /** The services asked for their part of a data export (the internal path). */
   userData: UserDataServices;
+  /** The job outbox relay (account deletion's jobs), nudged after a commit that wrote rows. */
+  jobs?: { nudge(): void };
 }
 
 export function buildApp(deps: AuthDeps): Express {
@@ -45,6 +48,13 @@ export function buildApp(deps: AuthDeps): Express {
     prefix: deps.redisPrefix,
     configured: deps.moderatorEmails ?? [],
   });
+  const accountDeletion = createAccountDeletion({
+    store,
+    login,
+    redis: deps.redis,
+    redisPrefix: deps.redisPrefix,
+    jobs: deps.jobs,
+  });
   return createServiceApp({
     service: 'auth',
     logger: deps.logger,
@@ -55,7 +65,15 @@ export function buildApp(deps: AuthDeps): Express {
       app.use(sessionMiddleware({ publicKey: deps.keys.publicKey, redis: deps.redis, prefix: deps.redisPrefix }));
       app.use(
         '/api/auth',
-        authRoutes({ login, store, moderators, redis: deps.redis, redisPrefix: deps.redisPrefix, privateKey: deps.keys.privateKey }),
+        authRoutes({
+          login,
+          accountDeletion,
+          store,
+          moderators,
+          redis: deps.redis,
+          redisPrefix: deps.redisPrefix,
+          privateKey: deps.keys.privateKey,
+        }),
       );
       app.use(
         '/api/auth',

@@ -39,11 +39,11 @@ export const authConfigSchema = baseConfigSchema.extend({
     .pipe(z.array(z.email())),
   /** A stuck notify-email Worker restarts the process (the kit's worker-watchdog.ts). */
   ...workerWatchdogSettings,
-  /** The services auth asks for their part of a user's data export (the internal path). */
+  /** The services auth asks, on their internal path, for their part of a user's data export and to delete it. */
   APP_STORE_URL: settings.url(`http://127.0.0.1:${SERVICES['app-store'].port}`),
   SITES_URL: settings.url(`http://127.0.0.1:${SERVICES.sites.port}`),
   CHAT_URL: settings.url(`http://127.0.0.1:${SERVICES.chat.port}`),
-  /** Shared secret of the internal calls (the data export); required in production. */
+  /** Shared secret of the internal calls (data export, account deletion); required in production. */
   INTERNAL_TOKEN: settings.optionalString,
   /** A service whose part of a data export has not arrived after this fails the export (503). */
   DATA_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DATA_EXPORT_TIMEOUT_MS),

@@ -33,7 +33,7 @@ describe('send-code', () => {
     expect(res.headers.allow).toBe('POST');
     expect(res.body).toEqual({ error: 'Method not allowed' });
     const me = await request(h.app).post('/api/auth/me');
-    expect([me.status, me.headers.allow]).toEqual([405, 'GET, HEAD']);
+    expect([me.status, me.headers.allow]).toEqual([405, 'DELETE, GET, HEAD']);
   });
 
   it('stores only a hash of the code', async () => {

@@ -27,6 +27,15 @@ export function createLogin(deps: { store: AuthStore; mailer: Mailer; codeSecret
     return store.createUser({ id: newId(), email, username: usernameCandidate(`${truncateText(base, 20)}-${nanoid(6)}`, 0) });
   }
 
+  async function spendCode(email: string, code: string): Promise<void> {
+    const storedHash = await store.spendAttempt(email, MAX_WRONG_ATTEMPTS, now());
+    const ok =
+      storedHash !== null &&
+      codeMatches(codeSecret, email, code, storedHash) &&
+      (await store.consumeCode(email, storedHash));
+    if (!ok) throw badRequest(ERROR_MESSAGES.invalidOrExpiredCode);
+  }
+
   return {
     async sendCode(email: string): Promise<void> {
       const code = generateCode();
@@ -39,13 +48,14 @@ export function createLogin(deps: { store: AuthStore; mailer: Mailer; codeSecret
       }
     },
 
+    /**
+     * Spends the live code of `email` on `code`: single use, one of its wrong attempts
+     * spent either way; 400 when it does not match (also: none, expired, out of attempts).
+     */
+    spendCode,
+
     async verify(email: string, code: string): Promise<UserRecord> {
-      const storedHash = await store.spendAttempt(email, MAX_WRONG_ATTEMPTS, now());
-      const ok =
-        storedHash !== null &&
-        codeMatches(codeSecret, email, code, storedHash) &&
-        (await store.consumeCode(email, storedHash));
-      if (!ok) throw badRequest(ERROR_MESSAGES.invalidOrExpiredCode);
+      await spendCode(email, code);
       return (await store.findUserByEmail(email)) ?? createUserFor(email);
     },
 

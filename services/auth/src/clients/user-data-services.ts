@@ -1,6 +1,6 @@
 // The other services that keep data about a user (USER_DATA_SERVICES: app-store, sites,
 // chat), called on their internal per-user paths with the shared INTERNAL_TOKEN
-// (docs/decisions/034-data-export.md). Each answer is checked against its part's schema: a
+// (docs/decisions/034-data-export.md, docs/decisions/035-account-deletion.md). Each answer is checked against its part's schema: a
 // service that is down, slow, or answers anything else fails the whole call, so a partial
 // export is never taken for a complete one.
 import {
@@ -8,6 +8,7 @@ import {
   ChatExportPart,
   SitesExportPart,
   internalUserExportPath,
+  internalUserPath,
   type UserDataService,
 } from '@svc/types';
 import { internalHeaders, type Logger } from '@svc/service-kit';
@@ -78,6 +79,27 @@ export function createUserDataServices(opts: UserDataServicesOptions) {
         partOf('chat', userId),
       ]);
       return { 'app-store': apps, sites, chat };
+    },
+
+    /**
+     * Asks one service to remove or anonymise what it holds about the user. Resolves once
+     * it answered 204; throws otherwise (the deletion job is then tried again).
+     */
+    async deleteUserData(service: UserDataService, userId: string, pseudonym: string): Promise<void> {
+      const url = new URL(internalUserPath(userId), opts.urls[service]);
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method: 'DELETE',
+          headers: { ...internalHeaders(opts.internalToken), 'content-type': 'application/json' },
+          body: JSON.stringify({ pseudonym }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        await res.arrayBuffer();
+      } catch (err) {
+        throw new UserDataServiceUnavailable(service, (err as Error).message);
+      }
+      if (res.status !== 204) throw new UserDataServiceUnavailable(service, `answered ${res.status}`);
     },
   };
 }

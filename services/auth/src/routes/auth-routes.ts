@@ -1,7 +1,13 @@
 // HTTP of /api/auth: parse with the shared schemas, call the login, shape the answer.
 import { Router, type Request, type Response } from 'express';
 import type { Redis } from '@svc/service-kit';
-import { ModeratorEmailParams, SendCodeBody, SetUsernameBody, VerifyBody } from '@svc/types';
+import {
+  DeleteAccountBody,
+  ModeratorEmailParams,
+  SendCodeBody,
+  SetUsernameBody,
+  VerifyBody,
+} from '@svc/types';
 import {
   callerIsModerator,
   currentSessionEpoch,
@@ -14,6 +20,7 @@ import {
   revokeSession,
   unauthorized,
 } from '@svc/service-kit';
+import type { AccountDeletion } from '../actions/delete-account.js';
 import type { Login } from '../actions/login.js';
 import { createLoginLimits } from './login-limits.js';
 import { USER_NOT_FOUND, type Moderators } from '../actions/moderators.js';
@@ -23,13 +30,14 @@ import type { AuthStore } from '../store/store.js';
 
 export function authRoutes(deps: {
   login: Login;
+  accountDeletion: AccountDeletion;
   store: AuthStore;
   moderators: Moderators;
   redis: Redis;
   redisPrefix: string;
   privateKey: string;
 }): Router {
-  const { login, store, moderators, redis, redisPrefix: prefix, privateKey } = deps;
+  const { login, accountDeletion, store, moderators, redis, redisPrefix: prefix, privateKey } = deps;
   // The email is known only once the body is parsed, so the limits are applied here.
   const limits = createLoginLimits({ redis, prefix });
   const logoutAllLimit = rateLimit({
@@ -37,6 +45,13 @@ export function authRoutes(deps: {
     prefix,
     name: 'auth-logout-all',
     ...limitFor('logoutAll'),
+    key: (req) => req.caller?.userId,
+  });
+  const deleteAccountLimit = rateLimit({
+    redis,
+    prefix,
+    name: 'auth-delete-account',
+    ...limitFor('deleteAccount'),
     key: (req) => req.caller?.userId,
   });
 
@@ -85,6 +100,15 @@ export function authRoutes(deps: {
     const user = await store.findUserById(req.caller!.userId);
     if (!user) throw unauthorized();
     res.json({ user, is_moderator: callerIsModerator(req) });
+  });
+
+  // Delete my account (docs/decisions/035-account-deletion.md): a fresh login code, then
+  // every session ends and the other services are told through the job outbox.
+  router.delete('/me', requireSession, deleteAccountLimit.middleware, async (req, res) => {
+    const { code } = DeleteAccountBody.parse(req.body);
+    await accountDeletion.deleteAccount(req.caller!.userId, code);
+    clearSessionCookie(req, res);
+    res.json({ deleted: true });
   });
 
   router.post('/set-username', requireSession, async (req, res) => {

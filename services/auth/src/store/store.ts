@@ -1,4 +1,11 @@
 // auth's data access: users, login codes and moderator grants (Prisma, schema `auth`).
+import { INSERT_OUTBOX_JOB_SQL } from '@svc/service-kit';
+import {
+  USER_DATA_SERVICES,
+  USER_DELETION_QUEUE,
+  userDeletionJobId,
+  type UserDeletionJob,
+} from '@svc/types';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 
 export type AuthDb = PrismaClient;
@@ -83,6 +90,33 @@ export function createAuthStore(db: AuthDb) {
       }),
     findUsersByEmail: (emails: string[]) =>
       db.user.findMany({ where: { email: { in: emails } }, select: userFields }),
+
+    /**
+     * Deletes the account in one transaction (docs/decisions/035-account-deletion.md): the
+     * user with their own grant, the login code of their address, their name on the grants
+     * they made (the pseudonym instead), and one user-deletion job per service for the
+     * outbox relay. False when there was no such user (nothing written).
+     */
+    async deleteUser(id: string, pseudonym: string): Promise<boolean> {
+      return db.$transaction(async (tx) => {
+        const [user] = await tx.$queryRaw<Array<{ email: string }>>`
+          DELETE FROM users WHERE id = ${id} RETURNING email`;
+        if (!user) return false;
+        await tx.loginCode.deleteMany({ where: { email: user.email } });
+        await tx.moderatorGrant.updateMany({ where: { grantedBy: id }, data: { grantedBy: pseudonym } });
+        for (const service of USER_DATA_SERVICES) {
+          const job: UserDeletionJob = { user_id: id, pseudonym, service };
+          await tx.$executeRawUnsafe(
+            INSERT_OUTBOX_JOB_SQL,
+            USER_DELETION_QUEUE,
+            service,
+            userDeletionJobId(id, service),
+            JSON.stringify(job),
+          );
+        }
+        return true;
+      });
+    },
 
     /**
      * What auth holds about one user, for their data export: the account with its own
