@@ -1,8 +1,10 @@
-// svc account export, the built binary against a loopback fake of the API: the stored
-// session sent to GET /api/auth/export, the document on stdout as it came (with or without
-// --json), nothing sent without a session, an API error (503) that writes nothing to stdout.
+// svc account export and delete, the built binary against a loopback fake of the API: the
+// stored session sent to GET /api/auth/export, the document on stdout as it came (with or
+// without --json), nothing sent without a session, an API error (503) that writes nothing to
+// stdout; delete mails a code to the account's address, sends the typed code, and forgets
+// the session only once the API deleted the account.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { run, startFakeApi, tempHome, type FakeApi } from './helpers.js';
 
@@ -67,5 +69,57 @@ describe('svc account export', () => {
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(/Service temporarily unavailable \[HTTP 503/);
+  });
+});
+
+describe('svc account delete', () => {
+  const user = { id: 'u1', email: 'ann@example.com', username: 'ann' };
+  /** The stored sessions (the file goes with the last one). */
+  const sessionsIn = (home: string) => {
+    const file = path.join(home, '.config', 'svc', 'session.json');
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).sessions : {};
+  };
+
+  it("mails a code to the account's address, sends the typed code, and forgets the session", async () => {
+    api.on('GET /api/auth/me', { json: { user, is_moderator: false } });
+    api.on('POST /api/auth/send-code', { json: { sent: true } });
+    api.on('DELETE /api/auth/me', { json: { deleted: true } });
+    const home = loggedIn();
+    const res = await run(['account', 'delete'], { env: { SVC_BASE_URL: api.url }, home, input: '123456\n' });
+    expect([res.code, res.stdout]).toEqual([0, 'deleted the account ann; its data is being removed from every service\n']);
+    expect(res.stderr).toMatch(/deletes the account ann \(ann@example.com\).*\n.*code just sent to ann@example.com/);
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/auth/me',
+      'POST /api/auth/send-code',
+      'DELETE /api/auth/me',
+    ]);
+    expect(JSON.parse(api.requests[1]!.body)).toEqual({ email: 'ann@example.com' });
+    expect(JSON.parse(api.requests[2]!.body)).toEqual({ code: '123456' });
+    expect(api.requests[2]!.headers.cookie).toBe(`sn_token=${TOKEN}`);
+    expect(sessionsIn(home)).toEqual({});
+  });
+
+  it('keeps the session when the code is refused, and sends nothing for a malformed one', async () => {
+    api.on('GET /api/auth/me', { json: { user, is_moderator: false } });
+    api.on('POST /api/auth/send-code', { json: { sent: true } });
+    api.on('DELETE /api/auth/me', { status: 400, json: { error: 'Invalid or expired code' } });
+    const home = loggedIn();
+    const wrong = await run(['account', 'delete'], { env: { SVC_BASE_URL: api.url }, home, input: '000000\n' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/Invalid or expired code \[HTTP 400/);
+    expect(sessionsIn(home)[api.url]).toEqual({ token: TOKEN });
+    api.reset();
+    api.on('GET /api/auth/me', { json: { user, is_moderator: false } });
+    api.on('POST /api/auth/send-code', { json: { sent: true } });
+    const malformed = await run(['account', 'delete'], { env: { SVC_BASE_URL: api.url }, home, input: 'yes\n' });
+    expect(malformed.code).toBe(2);
+    expect(api.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+  });
+
+  it('exits 1 without a session and sends nothing', async () => {
+    const res = await run(['account', 'delete'], { env: { SVC_BASE_URL: api.url } });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/not logged in to .*: run `svc login` first/);
+    expect(api.requests).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // Email-code login (/api/auth). `verify` keeps the session token so later calls send it.
 import type {
   AuthMeResponse,
+  DeleteAccountResponse,
   ExportResponse,
   GrantModeratorResponse,
   LogoutResponse,
@@ -82,6 +83,21 @@ export class AuthApi {
   async logoutAll(signal?: AbortSignal): Promise<LogoutResponse> {
     const out = await this.t.call<LogoutResponse>('POST', '/api/auth/logout-all', {
       auth: 'session',
+      signal,
+    });
+    this.t.sessionToken = undefined;
+    return out;
+  }
+
+  /**
+   * Deletes the logged-in user's account for good. `code` is a login code just sent to the
+   * account's address (`sendCode(email)` first): a fresh proof that the session alone does
+   * not give. Every session ends; the client forgets its own.
+   */
+  async deleteAccount(code: string, signal?: AbortSignal): Promise<DeleteAccountResponse> {
+    const out = await this.t.call<DeleteAccountResponse>('DELETE', '/api/auth/me', {
+      auth: 'session',
+      body: { code },
       signal,
     });
     this.t.sessionToken = undefined;

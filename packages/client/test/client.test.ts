@@ -109,6 +109,7 @@ describe('credentials', () => {
     ],
     ['POST', '/api/auth/logout', '/api/auth/logout', (c) => c.auth.logout()],
     ['POST', '/api/auth/logout-all', '/api/auth/logout-all', (c) => c.auth.logoutAll()],
+    ['DELETE', '/api/auth/me', '/api/auth/me', (c) => c.auth.deleteAccount('123456')],
     ['GET', '/api/auth/moderators', '/api/auth/moderators', (c) => c.auth.moderators()],
     [
       'PUT',
@@ -281,6 +282,15 @@ describe('credentials', () => {
     expect(api.last().path).toBe('/api/auth/logout-all');
     expect(api.last().headers.cookie).toBe('sn_token=tok.en.value');
     expect(api.last().headers.authorization).toBeUndefined();
+    expect(client.sessionToken).toBeUndefined();
+  });
+
+  it('deleteAccount sends the code with the session and forgets it', async () => {
+    const client = new SvcClient({ baseUrl: api.url, sessionToken: 'tok.en.value' });
+    await client.auth.deleteAccount('654321');
+    expect(api.last()).toMatchObject({ method: 'DELETE', path: '/api/auth/me' });
+    expect(JSON.parse(api.last().body)).toEqual({ code: '654321' });
+    expect(api.last().headers.cookie).toBe('sn_token=tok.en.value');
     expect(client.sessionToken).toBeUndefined();
   });
 
