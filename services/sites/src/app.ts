@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type pg from 'pg';
 import {
   createServiceApp,
+  registerUserDeletion,
   registerUserExport,
   postgresCheck,
   redisCheck,
@@ -15,6 +16,7 @@ import {
   type OutboxRelay,
   type IpHasher,
 } from '@svc/service-kit';
+import { deleteUserData } from './actions/delete-user-data.js';
 import { createListCaches } from './actions/list-sites.js';
 import type { CaptchaVerifier } from './clients/captcha.js';
 import type { DailyBgSource } from './clients/daily-bg-source.js';
@@ -29,6 +31,7 @@ import { sitemapRoutes } from './routes/sitemap-routes.js';
 import { createSiteListReader } from './store/site-list-reader.js';
 import { createSiteStore } from './store/site-store.js';
 import { createSubmissionStore } from './store/submission-store.js';
+import { createUserDeletionStore } from './store/user-deletion-store.js';
 import { createUserExportStore } from './store/user-export-store.js';
 
 export interface AppDeps {
@@ -68,7 +71,7 @@ export interface AppDeps {
   countCacheMs?: number;
   /** express trust-proxy setting (TRUSTED_PROXIES): the gateway. */
   trustProxy?: string | boolean | number;
-  /** INTERNAL_TOKEN: the shared secret of the internal calls (auth's data export). */
+  /** INTERNAL_TOKEN: the shared secret of the internal calls (auth's data export and deletion). */
   internalToken: string;
 }
 
@@ -86,6 +89,11 @@ export function buildApp(deps: AppDeps): Express {
       const exports = createUserExportStore(deps.db);
       registerUserExport(app, deps.internalToken, async (userId) =>
         toSitesExportPart(userId, await exports.read(userId)),
+      );
+      // auth's account deletion job: this service's part (docs/decisions/035-account-deletion.md).
+      const deletions = createUserDeletionStore(deps.db);
+      registerUserDeletion(app, deps.internalToken, (userId, pseudonym) =>
+        deleteUserData({ deletions, logger: deps.logger }, userId, pseudonym),
       );
       app.use(sessionMiddleware({ publicKey: deps.publicKey, redis, prefix: redisPrefix }));
       const listCache = createListCaches(deps.listCacheMs ?? 0, deps.countCacheMs ?? 0);

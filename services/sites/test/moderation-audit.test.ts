@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { AUDIT_LOG_MIGRATION_SQL } from '@svc/service-kit';
+import { AUDIT_LOG_MIGRATION_SQL, AUDIT_LOG_PSEUDONYMISE_MIGRATION_SQL } from '@svc/service-kit';
 import {
   AUDIT_LOG_APPEND_ONLY,
   AUDIT_LOG_TRIGGER_REFUSALS,
@@ -225,5 +225,13 @@ describe('audit_log is append-only in the sites database', () => {
   it("is created by the kit's one migration text (app-store's)", () => {
     const sql = readFileSync(`${migrations}/20261123061000_audit_log/migration.sql`, 'utf8');
     expect(sql).toBe(AUDIT_LOG_MIGRATION_SQL);
+  });
+
+  it("lets account deletion pseudonymise through the kit's one migration text", () => {
+    const sql = readFileSync(
+      `${migrations}/20261129000000_audit_log_pseudonymise/migration.sql`,
+      'utf8',
+    );
+    expect(sql).toBe(AUDIT_LOG_PSEUDONYMISE_MIGRATION_SQL);
   });
 });
