@@ -45,13 +45,14 @@ describe('registerUserDeletion', () => {
 
   it('hands the user and pseudonym to the service, then answers 204; guarded and checked', async () => {
     const del = (id: string) => request(app).delete(internalUserPath(id));
-    const res = await del('user1').set(internalHeaders(TOKEN)).send({ pseudonym });
+    const res = await del('user1234').set(internalHeaders(TOKEN)).send({ pseudonym });
     expect([res.status, res.text]).toEqual([204, '']);
-    expect(deletions).toEqual([['user1', pseudonym]]);
-    expect((await del('user1').send({ pseudonym })).status).toBe(403);
-    const bad = await del('user1').set(internalHeaders(TOKEN)).send({ pseudonym: 'someone' });
+    expect(deletions).toEqual([['user1234', pseudonym]]);
+    expect((await del('user1234').send({ pseudonym })).status).toBe(403);
+    const bad = await del('user1234').set(internalHeaders(TOKEN)).send({ pseudonym: 'someone' });
     expect([bad.status, bad.body.error]).toEqual([400, 'pseudonym: deleted-user- and 16 hex digits']);
-    expect((await del('x'.repeat(129)).set(internalHeaders(TOKEN)).send({ pseudonym })).status).toBe(404);
+    for (const id of ['x'.repeat(129), 'short', 'has.dot12', 'spa ce123'])
+      expect((await del(id).set(internalHeaders(TOKEN)).send({ pseudonym })).status).toBe(404);
     expect(deletions).toHaveLength(1);
   });
 });

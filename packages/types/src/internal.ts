@@ -53,6 +53,13 @@ export const DeletedUserPseudonym = z
 export type DeletedUserPseudonym = z.infer<typeof DeletedUserPseudonym>;
 
 export const InternalUserDeletionBody = z.object({ pseudonym: DeletedUserPseudonym });
+
+/**
+ * What a user id a deletion may name looks like: the services' ids (21 letters and digits)
+ * and a margin. The audit logs' pseudonymisation refuses anything else, so that replacing
+ * the id cannot touch unrelated text; such an id names no user, and the deletion is a 404.
+ */
+export const DELETABLE_USER_ID = /^[0-9A-Za-z_-]{8,128}$/;
 export type InternalUserDeletionBody = z.infer<typeof InternalUserDeletionBody>;
 
 /** The name chat shows for a message whose sender deleted their account. */

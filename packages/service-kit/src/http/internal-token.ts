@@ -8,6 +8,7 @@ import {
   DEV_INTERNAL_TOKEN,
   INTERNAL_TOKEN_HEADER,
   INTERNAL_TOKEN_MIN_LENGTH,
+  DELETABLE_USER_ID,
   INTERNAL_USER_EXPORT_PATH,
   INTERNAL_USER_PATH,
   InternalUserDeletionBody,
@@ -54,7 +55,8 @@ export function registerUserExport(
  * `DELETE /internal/users/{id}` with `{ pseudonym }`, guarded: this service removes or
  * anonymises what it holds about the user (docs/decisions/035-account-deletion.md), as
  * `deleteUser` does, then answers 204. `deleteUser` must be idempotent: auth's job repeats
- * the call until it sees a 204, and a user this service never knew is a 204 too.
+ * the call until it sees a 204, and a user this service never knew is a 204 too. An id that
+ * is not DELETABLE_USER_ID names no user: 404.
  */
 export function registerUserDeletion(
   app: Express,
@@ -63,7 +65,7 @@ export function registerUserDeletion(
 ): void {
   app.delete(toExpressPath(INTERNAL_USER_PATH), requireInternalToken(internalToken), async (req, res) => {
     const params = InternalUserParams.safeParse(req.params);
-    if (!params.success) throw notFound();
+    if (!params.success || !DELETABLE_USER_ID.test(params.data.id)) throw notFound();
     const body = InternalUserDeletionBody.safeParse(req.body);
     if (!body.success) throw badRequest('pseudonym: deleted-user- and 16 hex digits');
     await deleteUser(params.data.id, body.data.pseudonym);
