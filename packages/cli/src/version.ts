@@ -1,2 +1,2 @@
 // Kept in step with package.json by a test.
-export const VERSION = '1.0.0';
+export const VERSION = '1.1.0';

@@ -37,8 +37,8 @@ import {
 import { componentSchemas } from './schema-names.js';
 
 export const API_TITLE = 'Svc platform API';
-/** Site-sharing interface v1.2 (its change history); the app store is the stable /api/v1. */
-export const API_VERSION = '1.2.0';
+/** Site-sharing interface v1.3 (its change history); the app store is the stable /api/v1. */
+export const API_VERSION = '1.3.0';
 
 export const SECURITY_SCHEMES = {
   sessionCookie: {
