@@ -12,10 +12,12 @@ import {
   type Redis,
 } from '@svc/service-kit';
 import { createChatRoom, type ChatRoom } from './actions/chat-room.js';
+import { createDeleteUserData } from './actions/delete-user-data.js';
 import { geoipLiteLookup, type GeoLookup } from './clients/geo-lookup.js';
 import { registerInternalRoutes } from './routes/internal-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { createChatStore, type ChatDb } from './store/store.js';
+import { createUserDeletionStore } from './store/user-deletion-store.js';
 import { createUserExportStore } from './store/user-export-store.js';
 
 export interface AppDeps {
@@ -62,6 +64,12 @@ export function buildApp(deps: AppDeps, room: ChatRoom = buildRoom(deps)): Expre
           db: deps.db,
           redis: deps.redis,
           redisPrefix: deps.redisPrefix,
+        }),
+        deleteUser: createDeleteUserData({
+          store: createUserDeletionStore(deps.db),
+          redis: deps.redis,
+          redisPrefix: deps.redisPrefix,
+          logger: deps.logger,
         }),
         internalToken: deps.internalToken,
       });

@@ -1,8 +1,10 @@
-// Pure rules: geo names, location format, IP hashing, system message text, config.
+// Pure rules: geo names, location format, IP hashing, a message's sender, system message text,
+// config.
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from '@svc/service-kit';
 import { countryName, formatSenderLocation, geoSenderName } from '../src/domain/geo-name.js';
 import { likerKey, visitorTag } from '../src/domain/ip-hash.js';
+import { senderOfRow } from '../src/domain/moderation-audit.js';
 import { systemMessageText } from '../src/domain/system-message-text.js';
 import { configSchema } from '../src/config.js';
 import { geoipLiteLookup } from '../src/clients/geo-lookup.js';
@@ -54,6 +56,15 @@ describe('IP identity', () => {
   it('keys likers by user or by IP hash', () => {
     expect(likerKey('u1', 'h')).toBe('user:u1');
     expect(likerKey(undefined, 'h')).toBe('ip:h');
+  });
+});
+
+describe('senderOfRow', () => {
+  it('names a logged-in sender by user id, a visitor by IP hash, and nobody once both are gone', () => {
+    expect(senderOfRow({ senderUserId: 'u1', senderIpHash: 'h1' })).toEqual({ kind: 'user', userId: 'u1' });
+    expect(senderOfRow({ senderUserId: null, senderIpHash: 'h1' })).toEqual({ kind: 'visitor', ipHash: 'h1' });
+    // A system message, or a message whose sender deleted their account.
+    expect(senderOfRow({ senderUserId: null, senderIpHash: null })).toBeNull();
   });
 });
 

@@ -6,7 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { AUDIT_LOG_MIGRATION_SQL, hashIp } from '@svc/service-kit';
+import {
+  AUDIT_LOG_MIGRATION_SQL,
+  AUDIT_LOG_PSEUDONYMISE_MIGRATION_SQL,
+  hashIp,
+} from '@svc/service-kit';
 import {
   AUDIT_LOG_APPEND_ONLY,
   AUDIT_LOG_TRIGGER_REFUSALS,
@@ -259,5 +263,13 @@ describe('audit_log is append-only in the chat database', () => {
   it("is created by the kit's one migration text (app-store's)", () => {
     const sql = readFileSync(`${migrationsDir}/20261123061000_audit_log/migration.sql`, 'utf8');
     expect(sql).toBe(AUDIT_LOG_MIGRATION_SQL);
+  });
+
+  it("lets account deletion pseudonymise through the kit's migration text", () => {
+    const sql = readFileSync(
+      `${migrationsDir}/20261129000000_audit_log_pseudonymise/migration.sql`,
+      'utf8',
+    );
+    expect(sql).toBe(AUDIT_LOG_PSEUDONYMISE_MIGRATION_SQL);
   });
 });

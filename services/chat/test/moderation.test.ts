@@ -148,10 +148,13 @@ describe('POST /api/moderation/chat/mutes', () => {
         senderLocation: null,
       },
     });
-    for (const sender of ['no-such-message', 'sys-mute-test']) {
-      const res = await mute({ sender, minutes: 1 }, moderator);
-      expect([res.status, res.body]).toEqual([404, { error: 'Message not found' }]);
-    }
+    const unknown = await mute({ sender: 'no-such-message', minutes: 1 }, moderator);
+    expect([unknown.status, unknown.body]).toEqual([404, { error: 'Message not found' }]);
+    const system = await mute({ sender: 'sys-mute-test', minutes: 1 }, moderator);
+    expect([system.status, system.body]).toEqual([
+      404,
+      { error: 'This message has no sender to mute' },
+    ]);
     const id = (await post('x')).body.message.id as string;
     for (const body of [
       { sender: id },

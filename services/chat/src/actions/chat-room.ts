@@ -150,6 +150,7 @@ export function createChatRoom(deps: ChatRoomDeps) {
     async mute(messageId: string, minutes: number, actor: string, reason = '') {
       const sender = await store.senderOf(messageId);
       if (!sender) throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.messageNotFound);
+      if (sender === 'none') throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.noSender);
       const key = muteKey(sender);
       const previous = Number(await redis.get(key)) || null;
       const until = now().getTime() + minutes * 60_000;
@@ -164,10 +165,17 @@ export function createChatRoom(deps: ChatRoomDeps) {
       });
       let applied = false;
       try {
-        await store.auditedChange(entry, async () => {
-          await redis.set(key, String(until), 'PXAT', until);
-          applied = true;
-        });
+        const stillTheSender = await store.auditedSenderChange(
+          messageId,
+          sender,
+          entry,
+          async () => {
+            await redis.set(key, String(until), 'PXAT', until);
+            applied = true;
+          },
+        );
+        // The sender deleted their account meanwhile: nobody left to mute.
+        if (!stillTheSender) throw new HttpError(404, ERROR_MESSAGES_FOR_CHAT.noSender);
       } catch (err) {
         if (applied) {
           const undo =

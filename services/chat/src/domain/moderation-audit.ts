@@ -9,6 +9,20 @@ export type ChatAuditAction = 'message.deleted' | 'sender.muted';
 /** Who wrote a message (a mute and the audit need it); a system message has none. */
 export type MessageSender = { kind: 'user'; userId: string } | { kind: 'visitor'; ipHash: string };
 
+/**
+ * The sender a message's row names: its user id when a logged-in user wrote it, else the
+ * keyed hash of the visitor's address; null for a system message and for a message whose
+ * sender deleted their account (both columns cleared).
+ */
+export function senderOfRow(row: {
+  senderUserId: string | null;
+  senderIpHash: string | null;
+}): MessageSender | null {
+  if (row.senderUserId) return { kind: 'user', userId: row.senderUserId };
+  if (row.senderIpHash) return { kind: 'visitor', ipHash: row.senderIpHash };
+  return null;
+}
+
 /** The audit target id of a sender, the same key the mute itself uses. */
 export const senderTargetId = (sender: MessageSender): string =>
   sender.kind === 'user' ? `user:${sender.userId}` : `ip:${sender.ipHash}`;

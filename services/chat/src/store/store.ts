@@ -6,7 +6,12 @@ import {
   type AuditEntryInput,
   type ListAuditQuery,
 } from '@svc/service-kit';
-import { messageDeletedEntry, type MessageSender } from '../domain/moderation-audit.js';
+import {
+  messageDeletedEntry,
+  senderOfRow,
+  senderTargetId,
+  type MessageSender,
+} from '../domain/moderation-audit.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { Message } from '../generated/prisma/client.js';
 
@@ -96,28 +101,45 @@ export function createChatStore(db: ChatDb) {
       }),
 
     /**
-     * Appends `entry` and runs `apply` (a change outside PostgreSQL, e.g. a mute in Redis)
-     * inside one transaction: `apply` failing rolls the entry back; the entry commits only
-     * after `apply` succeeded.
+     * Appends a sender's audit `entry` and runs `apply` (the mute in Redis) inside one
+     * transaction, while message `messageId` still names `sender`: `apply` failing rolls the
+     * entry back, and the entry commits only after `apply` succeeded. false (nothing written)
+     * when the message no longer names that sender. The row is read FOR SHARE: an account
+     * deletion rewriting it either waits for this commit, then pseudonymises the new entry and
+     * removes the mute, or commits first and this sees the sender gone.
      */
-    auditedChange: (entry: AuditEntryInput, apply: () => Promise<void>): Promise<void> =>
+    auditedSenderChange: (
+      messageId: string,
+      sender: MessageSender,
+      entry: AuditEntryInput,
+      apply: () => Promise<void>,
+    ): Promise<boolean> =>
       db.$transaction(async (tx) => {
+        const [row] = await tx.$queryRaw<
+          Array<{ senderUserId: string | null; senderIpHash: string | null }>
+        >`
+          SELECT sender_user_id AS "senderUserId", sender_ip_hash AS "senderIpHash"
+          FROM messages WHERE id = ${messageId} FOR SHARE`;
+        const current = row ? senderOfRow(row) : null;
+        if (!current || senderTargetId(current) !== senderTargetId(sender)) return false;
         await appendAuditEntry(tx, entry);
         await apply();
+        return true;
       }),
 
     /** The chat's audit log, newest first, paginated (service-kit audit-log.ts). */
     audit: (query: ListAuditQuery) => listAuditEntries(db, query),
 
-    /** The sender of a message, deleted or not (a moderator mutes after or before deleting). */
-    async senderOf(id: string): Promise<MessageSender | null> {
+    /**
+     * The sender of a message, deleted or not (a moderator mutes after or before deleting):
+     * null for an unknown message, 'none' for one without a sender (senderOfRow).
+     */
+    async senderOf(id: string): Promise<MessageSender | 'none' | null> {
       const row = await db.message.findUnique({
         where: { id },
         select: { senderUserId: true, senderIpHash: true },
       });
-      if (row?.senderUserId) return { kind: 'user', userId: row.senderUserId };
-      if (row?.senderIpHash) return { kind: 'visitor', ipHash: row.senderIpHash };
-      return null;
+      return row ? (senderOfRow(row) ?? 'none') : null;
     },
 
     /** The like row and the counter move together; the primary key refuses a second like. */
