@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type pg from 'pg';
 import {
   createServiceApp,
+  registerUserDeletion,
   registerUserExport,
   postgresCheck,
   redisCheck,
@@ -24,12 +25,14 @@ import { createRateLimits } from './routes/rate-limits.js';
 import { appsRoutes } from './routes/apps-routes.js';
 import { iconRoutes } from './routes/icon-routes.js';
 import { toAppsExportPart } from './domain/user-export.js';
+import { deleteUserData, userDeletionCounter } from './actions/delete-user-data.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { meRoutes } from './routes/me-routes.js';
 import { moderationRoutes } from './routes/moderation-routes.js';
 import { createAuthorStore } from './store/author-store.js';
 import { createModerationStore } from './store/moderation-store.js';
 import { createAppStore } from './store/store.js';
+import { createUserDeletionStore } from './store/user-deletion-store.js';
 import { createUserExportStore } from './store/user-export-store.js';
 import { createWithdrawalStore } from './store/withdrawal-store.js';
 
@@ -64,7 +67,7 @@ export interface AppDeps {
   reportDistinctNetworks?: boolean;
   /** The clock of withdrawals and slug reservations (tests move it days ahead). */
   now?: () => Date;
-  /** INTERNAL_TOKEN: the shared secret of the internal calls (auth's data export). */
+  /** INTERNAL_TOKEN: the shared secret of the internal calls (auth's data export and deletion). */
   internalToken: string;
 }
 
@@ -102,6 +105,17 @@ export function buildApp(deps: AppDeps): Express {
       const exports = createUserExportStore(deps.db);
       registerUserExport(app, deps.internalToken, async (userId) =>
         toAppsExportPart(userId, await exports.read(userId)),
+      );
+      // auth's account deletion: this service's part (docs/decisions/035-account-deletion.md).
+      const deletion = {
+        deletions: createUserDeletionStore(deps.db),
+        listing,
+        logger: deps.logger,
+        now: deps.now ?? (() => new Date()),
+        counted: userDeletionCounter(deps.metrics?.registry),
+      };
+      registerUserDeletion(app, deps.internalToken, (userId, pseudonym) =>
+        deleteUserData(deletion, userId, pseudonym),
       );
       appsRoutes(app, {
         store,

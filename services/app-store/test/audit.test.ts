@@ -3,7 +3,11 @@
 // roles granted by default privileges), and listing newest first, by target, paginated.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AUDIT_LOG_MIGRATION_SQL, createPgAdapter } from '@svc/service-kit';
+import {
+  AUDIT_LOG_MIGRATION_SQL,
+  AUDIT_LOG_PSEUDONYMISE_MIGRATION_SQL,
+  createPgAdapter,
+} from '@svc/service-kit';
 import {
   AUDIT_LOG_APPEND_ONLY,
   AUDIT_LOG_TRIGGER_REFUSALS,
@@ -95,6 +99,14 @@ describe('audit_log is append-only in the database', () => {
   it("is created by the kit's one migration text (the same in sites and chat)", () => {
     const sql = readFileSync(`${migrationsDir}/20261123040000_audit_log/migration.sql`, 'utf8');
     expect(sql).toBe(AUDIT_LOG_MIGRATION_SQL);
+  });
+
+  it("lets account deletion pseudonymise through the kit's one migration text", () => {
+    const sql = readFileSync(
+      `${migrationsDir}/20261129000000_audit_log_pseudonymise/migration.sql`,
+      'utf8',
+    );
+    expect(sql).toBe(AUDIT_LOG_PSEUDONYMISE_MIGRATION_SQL);
   });
 });
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { createMetrics, createPgAdapter } from '@svc/service-kit';
+import { internalUserPath } from '@svc/types';
 import { deadRedis as createDeadRedis } from '@svc/service-kit/testing';
 import { buildApp, type AppDeps } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
@@ -89,5 +90,17 @@ describe('app-store app', () => {
     );
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total');
+  });
+
+  it("counts the internal deletions of a user's data", async () => {
+    const app = buildApp({ ...base, metrics: createMetrics('app-store') });
+    for (let i = 0; i < 2; i++)
+      await request(app)
+        .delete(internalUserPath('never-known-user'))
+        .set('X-Internal-Token', base.internalToken)
+        .send({ pseudonym: 'deleted-user-0123456789abcdef' })
+        .expect(204);
+    const res = await request(ops(app)).get('/metrics');
+    expect(res.text).toMatch(/^user_data_deletions_total\{service="app-store"\} 2$/m);
   });
 });

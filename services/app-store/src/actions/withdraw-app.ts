@@ -43,15 +43,16 @@ export async function withdrawApp(
 
 /**
  * Every app of one author withdrawn, or deleted for good with `permanent` (what deleting
- * their account asks of the app store). Idempotent: apps already withdrawn stay so, apps
- * already deleted are no longer found. Returns how many apps the author had.
+ * their account asks of the app store), in one transaction. Idempotent: apps already
+ * withdrawn stay so, apps already deleted are no longer found. Returns how many apps the
+ * author had.
  */
 export async function withdrawAuthorApps(
   deps: WithdrawDeps,
   authorId: string,
   opts: WithdrawOptions,
 ): Promise<number> {
-  const slugs = await deps.withdrawals.slugsOf(authorId);
-  for (const slug of slugs) await withdrawOne(deps, authorId, slug, opts);
-  return slugs.length;
+  const result = await deps.withdrawals.withdrawAuthor(authorId, opts);
+  if (result.wasListed) await deps.listing.invalidate({ totals: true });
+  return result.apps;
 }

@@ -11,6 +11,12 @@ import { appendAudit } from './audit-store.js';
 
 type Tx = Prisma.TransactionClient;
 
+/**
+ * Prisma's 5 s default is for one app; all of an author's apps (some queries each, under
+ * their row locks) take longer when they are many, and the work is the same when redone.
+ */
+export const AUTHOR_WITHDRAWAL_TIMEOUT_MS = 60_000;
+
 export type WithdrawResult =
   | { kind: 'not-found' }
   | { kind: 'forbidden' }
@@ -32,6 +38,14 @@ const lockBySlug = async (tx: Tx, slug: string): Promise<LockedApp | undefined> 
     await tx.$queryRaw<LockedRow[]>`
       SELECT id, slug, status::text AS status, author_id FROM apps WHERE slug = ${slug} FOR UPDATE`,
   )[0];
+
+/** Every app of one author, in id order (two callers lock them in the same order). */
+const lockByAuthor = async (tx: Tx, authorId: string): Promise<LockedApp[]> =>
+  toLocked(
+    await tx.$queryRaw<LockedRow[]>`
+      SELECT id, slug, status::text AS status, author_id FROM apps
+      WHERE author_id = ${authorId} ORDER BY id FOR UPDATE`,
+  );
 
 /** Withdrawn apps due for deletion; rows another sweep holds are skipped. */
 const lockDue = async (tx: Tx, now: Date, limit: number): Promise<LockedApp[]> =>
@@ -71,33 +85,70 @@ async function deleteLocked(tx: Tx, app: LockedApp, actor: string): Promise<void
   await tx.app.delete({ where: { id: app.id } });
 }
 
+export interface WithdrawOpts {
+  now: Date;
+  permanent: boolean;
+}
+
+/** The rules of one app, applied under its row's lock by the caller. */
+async function applyLocked(
+  tx: Tx,
+  app: LockedApp | undefined,
+  callerId: string,
+  opts: WithdrawOpts,
+): Promise<WithdrawResult> {
+  const decision = decideWithdrawal(app, callerId, opts.permanent);
+  if (decision.kind !== 'apply') return decision;
+  const found = app!;
+  if (decision.withdraw) await withdrawLocked(tx, found, opts.now);
+  if (decision.deleteForGood) await deleteLocked(tx, found, callerId);
+  return {
+    kind: 'done',
+    wasListed: leavesListing(found.status),
+    deletedForGood: decision.deleteForGood,
+  };
+}
+
+export interface AuthorWithdrawal {
+  /** how many apps the author had, in any status */
+  apps: number;
+  /** whether one of them was listed (the listing caches must be cleared after the commit) */
+  wasListed: boolean;
+}
+
+/**
+ * Every app of one author withdrawn, or with `permanent` deleted for good, each as the author's
+ * own withdrawal of it does, inside the caller's transaction (account deletion runs it with
+ * the rest of the user's data). Idempotent: a deleted app is no longer found.
+ */
+export async function withdrawAuthorAppsIn(
+  tx: Tx,
+  authorId: string,
+  opts: WithdrawOpts,
+): Promise<AuthorWithdrawal> {
+  const apps = await lockByAuthor(tx, authorId);
+  let wasListed = false;
+  for (const app of apps) {
+    const result = await applyLocked(tx, app, authorId, opts);
+    if (result.kind === 'done' && result.wasListed) wasListed = true;
+  }
+  return { apps: apps.length, wasListed };
+}
+
 export function createWithdrawalStore(db: PrismaClient) {
   return {
     /** The author's withdrawal (and with `permanent`, the deletion for good) of one app. */
-    async withdraw(
-      slug: string,
-      callerId: string,
-      opts: { now: Date; permanent: boolean },
-    ): Promise<WithdrawResult> {
-      return db.$transaction(async (tx) => {
-        const app = await lockBySlug(tx, slug);
-        const decision = decideWithdrawal(app, callerId, opts.permanent);
-        if (decision.kind !== 'apply') return decision;
-        const found = app!;
-        if (decision.withdraw) await withdrawLocked(tx, found, opts.now);
-        if (decision.deleteForGood) await deleteLocked(tx, found, callerId);
-        return {
-          kind: 'done',
-          wasListed: leavesListing(found.status),
-          deletedForGood: decision.deleteForGood,
-        };
-      });
+    async withdraw(slug: string, callerId: string, opts: WithdrawOpts): Promise<WithdrawResult> {
+      return db.$transaction(async (tx) =>
+        applyLocked(tx, await lockBySlug(tx, slug), callerId, opts),
+      );
     },
 
-    /** The slugs of every app of an author, in any status (to withdraw them all). */
-    async slugsOf(authorId: string): Promise<string[]> {
-      const rows = await db.app.findMany({ where: { authorId }, select: { slug: true } });
-      return rows.map((r) => r.slug);
+    /** Every app of an author, in any status, in one transaction (withdrawAuthorAppsIn). */
+    async withdrawAuthor(authorId: string, opts: WithdrawOpts): Promise<AuthorWithdrawal> {
+      return db.$transaction((tx) => withdrawAuthorAppsIn(tx, authorId, opts), {
+        timeout: AUTHOR_WITHDRAWAL_TIMEOUT_MS,
+      });
     },
 
     /**
