@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { AppListResponse, internalUserExportPath, internalUserPath } from '@svc/types';
+import { createUserDeletionStore } from '../src/store/user-deletion-store.js';
 import { INTERNAL_TOKEN, startHarness, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
@@ -278,7 +279,8 @@ describe('DELETE /internal/users/{id}', () => {
 
   it('changes nothing when a step fails: all of it is one transaction', async () => {
     // The audit function refuses an id shorter than 8 characters, after the apps, installs
-    // and developer rows were already deleted in the transaction.
+    // and developer rows were already deleted in the transaction (the route answers 404
+    // for such an id before any step runs, so the store is called directly).
     const short = { ...h.user('short'), id: 'u-short' };
     await h.seedApp(short, { slug: 'short-app', name: 'Short Wombat' });
     await h.db.install.create({
@@ -288,7 +290,10 @@ describe('DELETE /internal/users/{id}', () => {
       },
     });
     const before = await tableCounts();
-    expect((await deleteUser(short.id, { pseudonym: newPseudonym() })).status).toBe(500);
+    expect((await deleteUser(short.id, { pseudonym: newPseudonym() })).status).toBe(404);
+    await expect(
+      createUserDeletionStore(h.db).deleteUser(short.id, newPseudonym(), new Date()),
+    ).rejects.toThrow(/malformed user id or pseudonym/);
     expect(await tableCounts()).toEqual(before);
     expect(await listedSlugs()).toContain('short-app');
   });
