@@ -1,7 +1,7 @@
-// /me: the account — email, username and a form to change it, and logging out. The rename
-// goes from the browser (the API answers with a fresh HttpOnly sn_token the browser keeps),
-// then a no-op POST to this route's action makes React Router revalidate every loader,
-// the root's included, so the header shows the new name without a reload.
+// /me: the account — email, username and a form to change it, logging out, deleting it.
+// The rename goes from the browser (the API answers with a fresh HttpOnly sn_token the
+// browser keeps), then a no-op POST to this route's action makes React Router revalidate
+// every loader, the root's included, so the header shows the new name without a reload.
 import { ApiError } from '@svc/client';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import type { TFunction } from 'i18next';
 import { browserApi } from '../../lib/api.client';
 import { accountMeta } from './account-meta';
 import { DataExportSection } from './data-export-section';
+import { DeleteAccount } from './delete-account';
 import { requireUser } from './account.server';
 import { useHydrated } from '../../lib/use-hydrated';
 import { userTextField, withUserText } from '../../components/user-text';
@@ -151,6 +152,8 @@ export default function MePage({ loaderData }: Route.ComponentProps) {
       </p>
 
       <SignOutEverywhere />
+
+      <DeleteAccount email={user.email} />
     </section>
   );
 }
