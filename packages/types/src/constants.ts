@@ -102,3 +102,9 @@ export const ENTRANCE_CONTENT = 'entered';
 export const DATA_EXPORT_PATH = '/api/auth/export';
 /** Exports one user may download per hour. */
 export const EXPORTS_PER_HOUR = 3;
+
+/**
+ * The name chat shows for a message whose sender deleted their account
+ * (docs/decisions/035-account-deletion.md); the web's account page quotes it.
+ */
+export const DELETED_USER_NAME = 'Deleted user';

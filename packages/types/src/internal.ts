@@ -62,9 +62,6 @@ export const InternalUserDeletionBody = z.object({ pseudonym: DeletedUserPseudon
 export const DELETABLE_USER_ID = /^[0-9A-Za-z_-]{8,128}$/;
 export type InternalUserDeletionBody = z.infer<typeof InternalUserDeletionBody>;
 
-/** The name chat shows for a message whose sender deleted their account. */
-export const DELETED_USER_NAME = 'Deleted user';
-
 /**
  * Auth's queue of account deletions: one job per service in USER_DELETION_SERVICES, named
  * after it, retried until the service has answered its internal deletion with 204.

@@ -4,7 +4,7 @@
 // then the code and one danger button. Deleted, the reader lands on the home page, logged
 // out; a refusal is said in words, focused, and the reader stays to try again.
 import { ApiError } from '@svc/client';
-import { DELETED_USER_NAME } from '@svc/types';
+import { DELETED_USER_NAME } from '@svc/types/constants';
 import type { TFunction } from 'i18next';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
