@@ -413,6 +413,24 @@ describe('auth', () => {
     expect(refused.body).toEqual({ error: 'Too many requests' });
   });
 
+  it('delete account (200, 400, 401, 429): a fresh login code deletes it, a wrong one nothing', async () => {
+    const deleteMe = (body: unknown, cookie?: string) => call('/api/auth/me', { method: 'DELETE', cookie, body });
+    expect((await deleteMe({ code: '123456' })).status).toBe(401);
+    const email = 'leaving@contract-system.test';
+    const user = await login('leaving');
+    await call('/api/auth/send-code', { method: 'POST', body: { email } });
+    const wrong = await deleteMe({ code: '000000' }, user.cookie);
+    expect([wrong.status, wrong.body]).toEqual([400, { error: 'Invalid or expired code' }]);
+    const out = await deleteMe({ code: resend.lastCodeFor(email) }, user.cookie);
+    expect([out.status, out.body]).toEqual([200, { deleted: true }]);
+    expect((await call('/api/auth/me', { cookie: user.cookie })).status).toBe(401);
+    // Five tries an hour per user.
+    const stays = await login('staying');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await deleteMe({ code: '000000' }, stays.cookie)).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+  });
+
   it("export: the caller's data as a download (200), 401 without a session, 429 past 3 an hour", async () => {
     const user = await login('auth-export');
     expect((await call('/api/auth/export')).status).toBe(401);

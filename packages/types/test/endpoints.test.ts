@@ -85,8 +85,9 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   // the author's side: appeal once per block, their app's audit entries
   ['POST', '/api/v1/me/apps/{slug}/appeal'],
   ['GET', '/api/v1/me/apps/{slug}/audit'],
-  // the caller's data, as one download (docs/decisions/034-data-export.md)
+  // the caller's data: one download, and the account's deletion (decisions 034, 035)
   ['GET', '/api/auth/export'],
+  ['DELETE', '/api/auth/me'],
 ];
 
 const key = (method: string, path: string) => `${method} ${path}`;

@@ -120,8 +120,8 @@ function callerArbitrary(e: Endpoint): fc.Arbitrary<Auth> {
     { weight: 1, arbitrary: fc.constantFrom(...FORGED_AUTHORIZATION).map((raw): Auth => ({ kind: 'authorization', raw })) },
   );
   // Logging out ends the session it is sent, signing out everywhere every session of its
-  // user: never one another request relies on.
-  return e.operationId === 'logout' || e.operationId === 'logoutAll'
+  // user, deleting the account the user: never one another request relies on.
+  return ['logout', 'logoutAll', 'deleteAccount'].includes(e.operationId)
     ? auth.map((a): Auth => (a.kind === 'session' || a.kind === 'session and key' ? { kind: 'fresh session' } : a))
     : auth;
 }
@@ -218,6 +218,9 @@ function targetOf(e: Endpoint, world: World): fc.Arbitrary<Target> | undefined {
   switch (e.operationId) {
     case 'verifyLoginCode':
       return fc.constantFrom(...world.allEmails.filter((m) => !m.startsWith('moderator')), `fresh@${FUZZ_DOMAIN}`).map((email) => ({ auth: { kind: 'none' }, body: { email, code: LOGIN_CODE } }));
+    case 'deleteAccount':
+      // The code mailed to the fresh session's own address.
+      return fc.constant({ auth: { kind: 'fresh session' }, body: { code: LOGIN_CODE } });
     case 'setUsername':
       return fc.constantFrom<Who>('renamer', ...members).map((who) => ({ auth: session(who) }));
     case 'listModerators':
@@ -543,8 +546,11 @@ export function createRunner(options: RunnerOptions) {
     if (problems.length > 0 || answer.status !== 200) throw new Error(`POST ${path} ${JSON.stringify(body)} → ${answer.status}: ${problems.join('; ')} ${answer.text.slice(0, 200)}`);
     return answer;
   };
+  /** The address of the newest fresh session (a code for its account goes there). */
+  let freshEmail = '';
   const freshCookie = async () => {
     const email = `fresh-${++freshUsers}@${FUZZ_DOMAIN}`;
+    freshEmail = email;
     await step('/api/auth/send-code', { email });
     const verified = await step('/api/auth/verify', { email, code: options.resend.lastCodeFor(email) });
     return verified.headers.get('set-cookie')!.split(';')[0]!;
@@ -575,7 +581,9 @@ export function createRunner(options: RunnerOptions) {
     if (req.body.hex !== undefined) return Buffer.from(req.body.hex, 'hex');
     let text = req.body.text ?? '';
     if (text.includes(LOGIN_CODE)) {
-      const email = String((JSON.parse(text) as { email: string }).email).toLowerCase();
+      // A login names its address; a deletion's code goes to the fresh session's.
+      const named = (JSON.parse(text) as { email?: string }).email;
+      const email = named === undefined ? freshEmail : String(named).toLowerCase();
       await step('/api/auth/send-code', { email });
       text = text.replace(LOGIN_CODE, options.resend.lastCodeFor(email));
     }
