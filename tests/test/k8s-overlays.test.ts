@@ -752,6 +752,8 @@ const PRODUCED: Record<string, string> = {
   app_store_apps_purge_overdue: 'services/app-store/src/actions/purge-withdrawn-apps.ts',
   app_store_purge_sweep_failures_total: 'services/app-store/src/actions/purge-withdrawn-apps.ts',
   user_deletion_jobs_total: 'services/auth/src/worker/deletion-worker.ts',
+  chat_retention_overdue_seconds: 'services/chat/src/actions/sweep-old-messages.ts',
+  chat_retention_sweep_failures_total: 'services/chat/src/actions/sweep-old-messages.ts',
 };
 /** Series of Prometheus itself (up) and of kube-state-metrics. */
 const EXTERNAL = new Set([

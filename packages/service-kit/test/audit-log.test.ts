@@ -170,7 +170,7 @@ describe('audit-log.ts', () => {
       expect(() => parseAuditCursor(bad)).toThrow(RangeError);
   });
 
-  it('auditPageFor: the catalogue shape, 400 for a bad cursor or target_id alone', async () => {
+  it('auditPageFor: the catalogue shape, a target marked removed, 400 for a bad cursor or target_id alone', async () => {
     const schema = z.object({
       target_type: z.enum(['thing']).optional(),
       target_id: z.string().optional(),
@@ -190,6 +190,13 @@ describe('audit-log.ts', () => {
       at: expect.stringMatching(/Z$/),
     });
     expect(page.next_cursor).toBe(page.entries[1]!.id);
+    // A service's mark of a target gone passes through; an entry without it has no such key.
+    expect(Object.keys(page.entries[0]!)).not.toContain('target_removed');
+    const marked = await auditPageFor(schema, { target_type: 'thing', target_id: 'b' }, async (q) => {
+      const listed = await list(q);
+      return { ...listed, items: listed.items.map((e) => ({ ...e, targetRemoved: 'retention' as const })) };
+    });
+    expect(marked.entries[0]).toMatchObject({ target_id: 'b', target_removed: 'retention' });
     for (const query of [{ cursor: 'nope' }, { target_id: 'b' }]) {
       const refused = auditPageFor(schema, query, list);
       await expect(refused).rejects.toBeInstanceOf(HttpError);

@@ -116,6 +116,10 @@ export type SiteAuditQuery = z.infer<typeof SiteAuditQuery>;
 export const ChatAuditQuery = auditQueryOf(['message', 'sender']);
 export type ChatAuditQuery = z.infer<typeof ChatAuditQuery>;
 
+/** Why an audit entry's target is gone (the entry itself is never removed). */
+export const AUDIT_TARGET_REMOVALS = ['retention'] as const;
+export type AuditTargetRemoval = (typeof AUDIT_TARGET_REMOVALS)[number];
+
 const AuditState = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
 export const AuditEntryView = z.object({
@@ -129,6 +133,11 @@ export const AuditEntryView = z.object({
   reason: z.string(),
   before: AuditState.nullable(),
   after: AuditState.nullable(),
+  /** chat's audit endpoint sets it for a message its retention sweep deleted (CHAT_RETENTION_DAYS) */
+  target_removed: z.enum(AUDIT_TARGET_REMOVALS).optional().meta({
+    description:
+      'Set when the target no longer exists, and why (retention: a chat message deleted once older than the retention period); absent while it exists',
+  }),
 });
 export type AuditEntryView = z.infer<typeof AuditEntryView>;
 

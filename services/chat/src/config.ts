@@ -10,6 +10,7 @@ import {
   settings,
   workerWatchdogSettings,
 } from '@svc/service-kit';
+import { DEFAULT_RETENTION_DAYS } from './domain/retention.js';
 
 export const configSchema = baseConfigSchema
   .extend({
@@ -26,7 +27,13 @@ export const configSchema = baseConfigSchema
     INTERNAL_TOKEN: settings.optionalString,
     /** Parallel system-message jobs of the BullMQ worker. */
     SYSTEM_MESSAGE_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
-    /** A stuck system-message Worker restarts the process (the kit's worker-watchdog.ts). */
+    /**
+     * Days a message is kept, with its likes, before the retention sweep deletes it
+     * (docs/decisions/036-chat-retention.md). At least 1: no "off", since the bounded
+     * history is what docs/privacy.md promises.
+     */
+    CHAT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(DEFAULT_RETENTION_DAYS),
+    /** A stuck system-message or retention Worker restarts the process (the kit's worker-watchdog.ts). */
     ...workerWatchdogSettings,
   })
   .superRefine((c, ctx) => {

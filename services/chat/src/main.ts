@@ -1,5 +1,5 @@
-// chat process: configuration, wiring, listen, graceful shutdown. The system-message
-// worker (BullMQ) runs in this same process.
+// chat process: configuration, wiring, listen, graceful shutdown. The system-message and
+// retention workers (BullMQ) run in this same process.
 import './instrument.js';
 import {
   createPgAdapter,
@@ -17,6 +17,8 @@ import { buildApp, buildRoom, type AppDeps } from './app.js';
 import { configSchema } from './config.js';
 import { geoipLiteLookup } from './clients/geo-lookup.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { createRetentionStore } from './store/retention-store.js';
+import { startRetentionWorker } from './worker/retention-worker.js';
 import { startSystemMessageWorker } from './worker/system-message-worker.js';
 
 async function main(): Promise<void> {
@@ -57,16 +59,31 @@ async function main(): Promise<void> {
     logger: rt.logger,
     concurrency: config.SYSTEM_MESSAGE_CONCURRENCY,
   });
-  rt.watchWorkers([worker], config.WORKER_STUCK_AFTER_MS);
-  // The queue's depth in /metrics, for the queue alerts.
-  registerQueueGauge(rt.metrics, queuesOf([worker]), rt.logger);
-  // Bounded: with Redis down, closing the worker (and QUIT on a client with the offline
-  // queue on) would wait for Redis forever. An unfinished job is simply run again later.
+  // Messages older than CHAT_RETENTION_DAYS go, with their likes, every 10 minutes.
+  const retention = startRetentionWorker({
+    store: createRetentionStore(db),
+    connection: queueRedis,
+    redisPrefix: config.REDIS_PREFIX,
+    logger: rt.logger,
+    retentionDays: config.CHAT_RETENTION_DAYS,
+    registry: rt.metrics.registry,
+  });
+  const workers = [worker, retention.worker];
+  rt.watchWorkers(workers, config.WORKER_STUCK_AFTER_MS);
+  // The queues' depth in /metrics, for the queue alerts.
+  registerQueueGauge(rt.metrics, queuesOf(workers), rt.logger);
+  // Bounded, and side by side: with Redis down, closing a worker (and QUIT on a client with the
+  // offline queue on) would wait for Redis forever. An unfinished system-message job simply
+  // runs again later; a sweep cut short is continued by the next one.
   await rt.serve(buildApp(deps, room), [
     {
-      name: 'system message worker',
-      close: () =>
-        withTimeout(worker.close(), 5000, 'system message worker').catch(() => undefined),
+      name: 'job workers',
+      close: async () => {
+        await Promise.all([
+          withTimeout(worker.close(), 5000, 'system message worker').catch(() => undefined),
+          retention.close(),
+        ]);
+      },
     },
     { name: 'queue redis', close: () => queueRedis.disconnect() },
     { name: 'prisma', close: () => db.$disconnect() },

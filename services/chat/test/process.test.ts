@@ -1,13 +1,20 @@
 // The real entry point: starts on a migrated schema, serves messages, consumes a system
-// message posted through the kit's producer, stops cleanly on SIGTERM.
+// message posted through the kit's producer, sweeps a message past its retention at start,
+// stops cleanly on SIGTERM.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createLogger, createRedis, createSystemMessageProducer } from '@svc/service-kit';
+import {
+  createLogger,
+  createPgAdapter,
+  createRedis,
+  createSystemMessageProducer,
+} from '@svc/service-kit';
 import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
   clearRedisPrefix,
   createTestDatabase,
+  eventually,
   spawnService,
   startTcpProxy,
   testRedisPrefix,
@@ -15,6 +22,7 @@ import {
   type ServiceProcess,
   type TestDatabase,
 } from '@svc/service-kit/testing';
+import { PrismaClient } from '../src/generated/prisma/client.js';
 import { migrationsDir } from './harness.js';
 
 const SERVICE_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -32,7 +40,17 @@ afterAll(async () => {
 });
 
 describe('chat process', () => {
-  it('serves messages, stores queued system messages, then exits 0 within 10 s of SIGTERM', async () => {
+  it('serves messages, stores queued system messages, sweeps old ones, then exits 0 within 10 s of SIGTERM', async () => {
+    // A message past the 30 days of retention, there before the process starts.
+    const db = new PrismaClient({ adapter: createPgAdapter(testDb.target, { max: 1 }) });
+    await db.message.create({
+      data: {
+        id: 'too-old',
+        content: 'from last year',
+        senderName: 'Visitor #0001',
+        createdAt: new Date(Date.now() - 400 * 24 * 3600_000),
+      },
+    });
     proc = await spawnService({
       cwd: SERVICE_ROOT,
       source: true,
@@ -76,6 +94,17 @@ describe('chat process', () => {
     const metrics = await (await fetch(`${proc.opsUrl}/metrics`)).text();
     expect(metrics).toContain('queue_jobs{queue="chat-system",state="waiting",service="chat"} 0');
     expect(metrics).toContain('queue_jobs{queue="chat-system",state="failed",service="chat"} 0');
+    // The first sweep runs at start: the old message is gone.
+    await eventually(
+      async () => ((await db.message.count({ where: { id: 'too-old' } })) === 0 ? true : undefined),
+      { ms: 20_000, what: 'the sweep at start' },
+    );
+    await db.$disconnect();
+    const after = await (await fetch(`${proc.opsUrl}/metrics`)).text();
+    expect(after).toContain('chat_retention_messages_deleted_total{service="chat"} 1');
+    expect(after).toContain('chat_retention_sweep_failures_total{service="chat"} 0');
+    expect(after).toContain('chat_retention_overdue_seconds{service="chat"} 0');
+    expect(after).toContain('queue_jobs{queue="chat-retention",state="failed",service="chat"} 0');
 
     expect(await proc.stop(10_000)).toBe(0);
   }, 90_000);

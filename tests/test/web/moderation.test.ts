@@ -5,12 +5,14 @@
 // the author's page shows it published with the history (block, appeal, restore, actors as
 // roles); blocking works as a plain form post without JavaScript, and the author appeals that
 // block with JavaScript (the queue lists it for the appeal alone); a site is hidden
-// and shown again, a chat sender muted, by id. Readers who are not moderators get the HTML 403
+// and shown again, a chat sender muted, by id; a chat audit entry whose message retention
+// removed says so. Readers who are not moderators get the HTML 403
 // page and no header link; readers without a session go to the login page. The pages are
 // checked by axe-core, and every browser's console must stay clean (CSP violations land there).
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { apiLogin, expectAccessible, launchBrowser, openPage, screenshot } from './browser.js';
+import { createPgPool } from '@svc/service-kit';
 import { startWebSystem, type WebSystem } from './web-system.js';
 
 // A real browser against the whole system: generous when the machine is busy.
@@ -380,6 +382,44 @@ describe('the moderation pages', () => {
     expect(await muted.locator('td').nth(3).innerText()).toMatch(/^Sender ip:/);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('marks a chat audit entry whose message retention removed', async () => {
+    const ids: string[] = [];
+    for (const content of ['Old news', 'Still here']) {
+      const posted = await api<{ message: { id: string } }>('/api/messages', { method: 'POST', ip: '198.18.62.11', body: { content } });
+      expect(posted.status).toBe(201);
+      ids.push(posted.body.message.id);
+      expect((await api(`/api/moderation/messages/${posted.body.message.id}`, { method: 'DELETE', cookie: moderator.cookie })).status).toBe(200);
+    }
+    const [gone, kept] = ids as [string, string];
+    // What chat's retention sweep does once a message is older than CHAT_RETENTION_DAYS.
+    const pool = createPgPool(sys.chatDatabase.target, 1);
+    try {
+      expect((await pool.query('DELETE FROM messages WHERE id = $1', [gone])).rowCount).toBe(1);
+    } finally {
+      await pool.end();
+    }
+
+    const { page, errors, context } = await openPage(browser, sys, { cookie: moderator.cookie, clientIp: MOD_IP });
+    page.setDefaultTimeout(20_000);
+    await page.goto('/moderation/audit?source=chat&target_type=message');
+    const rowOf = (id: string) => page.locator('[data-testid="audit-log"] tbody tr', { has: page.locator('code', { hasText: id }) });
+    await rowOf(gone).waitFor();
+    // The entry stays, its target marked; the entry of a message still there is not.
+    expect(await rowOf(gone).locator('td').nth(2).innerText()).toBe('Message deleted');
+    expect(await rowOf(gone).locator('[data-testid="target-removed"]').innerText()).toBe('Removed by retention');
+    expect(await rowOf(kept).locator('[data-testid="target-removed"]').count()).toBe(0);
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // In the reader's language.
+    const de = await openPage(browser, sys, { cookie: moderator.cookie, clientIp: MOD_IP, locale: 'de-DE' });
+    await de.page.goto(`/moderation/audit?source=chat&target_type=message&target_id=${gone}`);
+    await de.page.locator('[data-testid="target-removed"]').getByText('Nach Ablauf der Aufbewahrungsfrist gelöscht').waitFor();
+    expect(de.errors).toEqual([]);
+    await de.context.close();
   });
 
   it('is the 403 page for other users, without a header link, and the login page without a session', async () => {

@@ -1,7 +1,7 @@
 // The whole system as a person meets it, for browser tests: every built service, the sites
 // worker, the gateway in front and the web client behind it, with loopback fakes for the
 // third parties (Resend, Anthropic, the image of the day, the websites people submit).
-import { freePort, type ServiceProcess } from '@svc/service-kit/testing';
+import { freePort, type ServiceProcess, type TestDatabase } from '@svc/service-kit/testing';
 import {
   startFakeAnthropic,
   startFakeCaptcha,
@@ -29,6 +29,8 @@ export interface WebSystem {
   website: Awaited<ReturnType<typeof startFakeWebsite>>;
   imageProvider: Awaited<ReturnType<typeof startFakeImageProvider>>;
   processes: Record<'gateway' | 'web' | 'sites' | 'chat' | 'app-store' | 'auth' | 'realtime' | 'translate', ServiceProcess>;
+  /** chat's schema, for what only time does to it (a retention sweep's deletions). */
+  chatDatabase: TestDatabase;
   stop(): Promise<void>;
 }
 
@@ -55,7 +57,7 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
     let webPort = await freePort();
     while (webPort === gatewayPort) webPort = await freePort();
     const publicBaseUrl = `http://127.0.0.1:${gatewayPort}`;
-    const sitesDb = await system.database('sites');
+    const [sitesDb, chatDb] = await Promise.all([system.database('sites'), system.database('chat')]);
     const sitesShared = {
       REDIS_PREFIX: system.redisPrefix,
       JWT_PUBLIC_KEY: system.keys.publicKey,
@@ -80,7 +82,14 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
         ...env.sites,
       }),
       start('services/sites/dist/worker/main.js', { ...sitesShared, ...env['sites-worker'] }),
-      system.service('chat', { IP_HASH_SECRET, INTERNAL_TOKEN: WEB_INTERNAL_TOKEN, ...env.chat }),
+      start('services/chat/dist/main.js', {
+        REDIS_PREFIX: system.redisPrefix,
+        JWT_PUBLIC_KEY: system.keys.publicKey,
+        CHAT_DATABASE_URL: chatDb.url,
+        IP_HASH_SECRET,
+        ...internal,
+        ...env.chat,
+      }),
       system.service('translate', { ...ai, TRANSLATE_AI_MAX_RETRIES: '0', ...env.translate }),
     ]);
     // auth asks app-store, sites and chat for their part of a data export: it starts once
@@ -138,6 +147,7 @@ export async function startWebSystem(options: WebSystemOptions = {}): Promise<We
         realtime,
         translate: translate!,
       },
+      chatDatabase: chatDb,
       stop: () => system.stop(),
     };
   } catch (err) {

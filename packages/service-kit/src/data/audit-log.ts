@@ -8,7 +8,12 @@
 // The functions take any Prisma client or interactive transaction (only `$queryRawUnsafe`
 // is used): appendAuditEntry must get the transaction of the change it records, so the
 // entry commits with that change or not at all.
-import type { AuditPageResponse, ExportAuditEntry, ExportModeration } from '@svc/types';
+import type {
+  AuditPageResponse,
+  AuditTargetRemoval,
+  ExportAuditEntry,
+  ExportModeration,
+} from '@svc/types';
 import { badRequest } from '../http/errors.js';
 
 /** The actor of automatic actions; otherwise the acting user's auth id. */
@@ -33,6 +38,8 @@ export interface AuditEntry extends AuditEntryInput {
   /** the row's id (a decimal string), also the cursor of the page that ends with it */
   id: string;
   at: Date;
+  /** Set by the service when the target no longer exists, and why (not a column). */
+  targetRemoved?: AuditTargetRemoval;
 }
 
 export interface AuditPage {
@@ -264,6 +271,7 @@ export function auditEntryView<A extends string = string>(
     reason: e.reason,
     before: e.before,
     after: e.after,
+    ...(e.targetRemoved ? { target_removed: e.targetRemoved } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // The depth of the BullMQ queues a process works on, for Prometheus: `queue_jobs{queue,state}`
 // read from Redis when /metrics is scraped. Every process that runs Workers registers its
-// queues (the sites worker: scrape, tag; chat: chat-system; auth: notify-email), so one
+// queues (the sites worker: scrape, tag; chat: chat-system, chat-retention; auth: notify-email), so one
 // alert covers every queue's backlog and failures (k8s/base/monitoring.yaml).
 import { Queue, type Worker } from 'bullmq';
 import { Gauge } from 'prom-client';

@@ -4,6 +4,7 @@ import {
   appendAuditEntry,
   listAuditEntries,
   type AuditEntryInput,
+  type AuditPage,
   type ListAuditQuery,
 } from '@svc/service-kit';
 import {
@@ -12,6 +13,7 @@ import {
   senderTargetId,
   type MessageSender,
 } from '../domain/moderation-audit.js';
+import { removedByRetention } from '../domain/retention.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { Message } from '../generated/prisma/client.js';
 
@@ -50,6 +52,8 @@ export function toChatMessage(row: Message): ChatMessage {
 
 const isUniqueViolation = (err: unknown) =>
   err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
+const isForeignKeyViolation = (err: unknown) =>
+  err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2003';
 
 export function createChatStore(db: ChatDb) {
   return {
@@ -127,8 +131,28 @@ export function createChatStore(db: ChatDb) {
         return true;
       }),
 
-    /** The chat's audit log, newest first, paginated (service-kit audit-log.ts). */
-    audit: (query: ListAuditQuery) => listAuditEntries(db, query),
+    /**
+     * The chat's audit log, newest first, paginated (service-kit audit-log.ts). An entry whose
+     * message is gone is marked as removed by retention (the entry itself stays).
+     */
+    async audit(query: ListAuditQuery): Promise<AuditPage> {
+      const page = await listAuditEntries(db, query);
+      const ids = page.items.filter((e) => e.targetType === 'message').map((e) => e.targetId);
+      if (ids.length === 0) return page;
+      const rows = await db.message.findMany({
+        where: { id: { in: [...new Set(ids)] } },
+        select: { id: true },
+      });
+      const gone = removedByRetention(page.items, new Set(rows.map((r) => r.id)));
+      return {
+        ...page,
+        items: page.items.map((e) =>
+          e.targetType === 'message' && gone.has(e.targetId)
+            ? { ...e, targetRemoved: 'retention' as const }
+            : e,
+        ),
+      };
+    },
 
     /**
      * The sender of a message, deleted or not (a moderator mutes after or before deleting):
@@ -161,6 +185,8 @@ export function createChatStore(db: ChatDb) {
         });
       } catch (err) {
         if (isUniqueViolation(err)) return { status: 'duplicate' };
+        // The retention sweep deleted the message while the like's row waited for it.
+        if (isForeignKeyViolation(err)) return { status: 'not_found' };
         throw err;
       }
     },

@@ -1,7 +1,8 @@
 // /moderation/audit: the append-only audit log, newest first, one source at a time
 // (`?source=`, audit-sources.ts), filtered by target (`target_type`, `target_id`) and paged
 // with the API's cursor (`?cursor=`: older entries). Who acted (a user id or `system`), what,
-// on which target, why, and the state before and after.
+// on which target (marked when the target is gone, e.g. removed by chat's retention), why, and
+// the state before and after.
 import type { AuditEntryView } from '@svc/types';
 import { useTranslation } from 'react-i18next';
 import { Form, Link } from 'react-router';
@@ -140,6 +141,12 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
                     <Link to={auditHref({ source: filter.source, targetType: e.target_type, targetId: e.target_id })}>
                       {t(`audit.targetTypes.${e.target_type}`, { defaultValue: e.target_type })} <code>{e.target_id}</code>
                     </Link>
+                    {/* The entry stays when its target goes (chat messages past their retention). */}
+                    {e.target_removed ? (
+                      <span className="audit-removed" data-testid="target-removed">
+                        {t(`audit.targetRemoved.${e.target_removed}`)}
+                      </span>
+                    ) : null}
                   </td>
                   <td className="detail" dir="auto">
                     {e.reason}
