@@ -178,6 +178,25 @@ describe('svc mod: apps', () => {
     expect(res.stdout).toMatch(/u1\s+app\.restore\s+app:spam-app\s+false alarm/);
     expect(res.stdout.trimEnd().split('\n').at(-1)).toBe('older: --cursor c2');
   });
+
+  it('audit says when a target is gone, removed by retention', async () => {
+    const entry = {
+      id: 'c1',
+      at: '2026-11-22T01:02:03.000Z',
+      actor: 'm1',
+      action: 'message.deleted',
+      target_type: 'message',
+      target_id: 'msg-1',
+      target_removed: 'retention',
+      reason: '',
+      before: { deleted: false },
+      after: { deleted: true },
+    };
+    api.on('GET /api/moderation/chat/audit', { json: { entries: [entry], next_cursor: null } });
+    const res = await mod(['audit', '--service', 'chat']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/message:msg-1 \(removed: retention\)/);
+  });
 });
 
 describe('svc mod: sites and chat', () => {

@@ -50,7 +50,12 @@ const AUDIT_COLUMNS: Column<AuditEntryView>[] = [
   { header: 'AT', value: (e) => e.at },
   { header: 'ACTOR', value: (e) => e.actor },
   { header: 'ACTION', value: (e) => e.action },
-  { header: 'TARGET', value: (e) => `${e.target_type}:${e.target_id}` },
+  {
+    header: 'TARGET',
+    // A target that no longer exists says why (a chat message deleted by retention).
+    value: (e) =>
+      `${e.target_type}:${e.target_id}${e.target_removed ? ` (removed: ${e.target_removed})` : ''}`,
+  },
   { header: 'REASON', value: (e) => e.reason, max: 40 },
 ];
 
