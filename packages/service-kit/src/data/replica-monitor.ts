@@ -83,7 +83,8 @@ export function createReplicaMonitor(opts: ReplicaMonitorOptions): ReplicaMonito
 
   const view = (s: ReplicaState, now: number): ReplicaView => {
     const up = s.sample !== undefined && s.down === undefined;
-    const lagMs = up ? replicaLagMs(s.sample!, history, now) : Infinity;
+    // Not judged before the primary's first sample: a commit age alone misjudges an idle primary.
+    const lagMs = up && history.length > 0 ? replicaLagMs(s.sample!, history, now) : Infinity;
     return {
       name: s.name,
       up,
@@ -91,11 +92,6 @@ export function createReplicaMonitor(opts: ReplicaMonitorOptions): ReplicaMonito
       replayLsn: s.sample?.replayLsn ?? null,
       lagMs,
     };
-  };
-
-  const views = () => {
-    const now = performance.now();
-    return states.map((s) => view(s, now));
   };
 
   const transitions = opts.registry
@@ -107,10 +103,10 @@ export function createReplicaMonitor(opts: ReplicaMonitorOptions): ReplicaMonito
       })
     : undefined;
 
-  /** Logs and counts a replica turning usable or not (not on every poll). */
-  function settle(i: number): void {
-    const s = states[i]!;
-    const v = view(s, performance.now());
+  /** Logs and counts a replica turning usable or not, whoever looks first (a poll, a read). */
+  function settle(s: ReplicaState, v: ReplicaView): void {
+    // Judged once both the primary and this replica have answered (or failed) a poll.
+    if (history.length === 0 || (s.sample === undefined && s.down === undefined)) return;
     if (v.usable === s.usable) return;
     s.usable = v.usable;
     if (v.usable) logger?.info({ replica: s.name }, 'read replica in use');
@@ -122,6 +118,16 @@ export function createReplicaMonitor(opts: ReplicaMonitorOptions): ReplicaMonito
       );
     }
   }
+
+  /** Each replica now (a lag grows between polls), its transitions recorded. */
+  const views = (): ReplicaView[] => {
+    const now = performance.now();
+    return states.map((s) => {
+      const v = view(s, now);
+      settle(s, v);
+      return v;
+    });
+  };
 
   async function pollPrimary(): Promise<void> {
     const res = await primaryPool.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
@@ -191,7 +197,7 @@ export function createReplicaMonitor(opts: ReplicaMonitorOptions): ReplicaMonito
   start(
     async () => {
       await pollPrimary();
-      states.forEach((_, i) => settle(i));
+      views();
     },
     () => undefined,
   );
@@ -199,11 +205,11 @@ export function createReplicaMonitor(opts: ReplicaMonitorOptions): ReplicaMonito
     start(
       async () => {
         await pollReplica(i);
-        settle(i);
+        views();
       },
       () => {
         s.down = `no answer within ${stallMs(intervalMs)} ms`;
-        settle(i);
+        views();
       },
     ),
   );
@@ -247,7 +253,7 @@ export function createReplicaMonitor(opts: ReplicaMonitorOptions): ReplicaMonito
       const s = states[index];
       if (!s || s.down !== undefined) return;
       s.down = reason;
-      settle(index);
+      views();
     },
     async primaryLsn() {
       const res = await primaryPool.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
