@@ -32,6 +32,8 @@ import { createModerationStore } from './store/moderation-store.js';
 import { createAppStore } from './store/store.js';
 import { createUserExportStore } from './store/user-export-store.js';
 import { createWithdrawalStore } from './store/withdrawal-store.js';
+import { primaryReads, type AppStoreReads } from './store/read-routing.js';
+import type { ListingReader } from './store/listing-reader.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -39,6 +41,11 @@ export interface AppDeps {
   db: PrismaClient;
   /** Plain pg pool on the same schema, for the listing's hot path (see store/listing-reader.ts). */
   listingPool: pg.Pool;
+  /**
+   * Where each public read goes (store/read-routing.ts): main.ts builds it with the read
+   * replicas; unset = every read on `db` and `listingPool`.
+   */
+  reads?: AppStoreReads;
   redis: Redis;
   /** REDIS_PREFIX of the deployment (rate-limit counters, caches, revoked sessions). */
   redisPrefix: string;
@@ -72,10 +79,24 @@ export function buildApp(deps: AppDeps): Express {
   const store = createAppStore(deps.db, {
     reportDistinctNetworks: deps.reportDistinctNetworks ?? false,
   });
+  const reads =
+    deps.reads ??
+    primaryReads(
+      { store, authors: createAuthorStore(deps.db), listingReader: createListingReader(deps.listingPool) },
+      deps.metrics?.registry,
+    );
+  // The listing's loads, routed: the listing and its caches stay as they are.
+  const reader: ListingReader = {
+    page: (filter, limit, offset) =>
+      reads.read('listing', undefined, (c) => c.listingReader.page(filter, limit, offset)),
+    count: (filter) => reads.read('listing', undefined, (c) => c.listingReader.count(filter)),
+  };
+  const wrote = (caller: string | undefined) => reads.wrote(caller);
   const listing = createListing({
-    reader: createListingReader(deps.listingPool),
+    reader,
     totals: createListingTotals(deps.redis, deps.redisPrefix, deps.logger),
     pageCacheMs: deps.listingCacheMs ?? 1000,
+    wrote,
   });
   const limits = createRateLimits({
     redis: deps.redis,
@@ -96,7 +117,11 @@ export function buildApp(deps: AppDeps): Express {
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,
-    readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
+    readiness: {
+      postgres: postgresCheck(deps.db),
+      redis: redisCheck(deps.redis),
+      ...reads.readiness,
+    },
     routes: (app) => {
       // auth's data export: this service's section (docs/decisions/034-data-export.md).
       const exports = createUserExportStore(deps.db);
@@ -106,6 +131,8 @@ export function buildApp(deps: AppDeps): Express {
       appsRoutes(app, {
         store,
         listing,
+        reads,
+        wrote,
         limits,
         authenticate,
         systemMessages: deps.systemMessages,
@@ -114,9 +141,9 @@ export function buildApp(deps: AppDeps): Express {
         withdrawals: createWithdrawalStore(deps.db),
         now: deps.now ?? (() => new Date()),
       });
-      iconRoutes(app, { store, limits });
+      iconRoutes(app, { reads, limits });
       keysRoutes(app, { store, limits, authenticate });
-      meRoutes(app, { store, authors: createAuthorStore(deps.db), listing, limits, authenticate });
+      meRoutes(app, { store, authors: createAuthorStore(deps.db), listing, reads, limits, authenticate });
       moderationRoutes(app, {
         moderation: createModerationStore(deps.db),
         listing,
