@@ -107,8 +107,20 @@ describe('chooseReplica', () => {
 describe('replicaProblems', () => {
   it('names each skipped replica and where reads go', () => {
     const ok: ReplicaView = { name: 'r1:5432', up: true, usable: true, replayLsn: 1n, lagMs: 0 };
-    const down: ReplicaView = { name: 'r2:5432', up: false, usable: false, replayLsn: null, lagMs: Infinity };
-    const behind: ReplicaView = { name: 'r3:5432', up: true, usable: false, replayLsn: 1n, lagMs: 12_345 };
+    const down: ReplicaView = {
+      name: 'r2:5432',
+      up: false,
+      usable: false,
+      replayLsn: null,
+      lagMs: Infinity,
+    };
+    const behind: ReplicaView = {
+      name: 'r3:5432',
+      up: true,
+      usable: false,
+      replayLsn: 1n,
+      lagMs: 12_345,
+    };
     expect(replicaProblems([ok], 10_000)).toBeUndefined();
     expect(replicaProblems([ok, down], 10_000)).toBe(
       'r2:5432 down: skipped, reads go to the other replicas',
@@ -120,7 +132,11 @@ describe('replicaProblems', () => {
 });
 
 describe('resolveReplicaTargets', () => {
-  const shared = resolveDatabaseTarget(undefined, 'postgresql://app:secret@db-rw:5432/svc', 'sites');
+  const shared = resolveDatabaseTarget(
+    undefined,
+    'postgresql://app:secret@db-rw:5432/svc',
+    'sites',
+  );
 
   it('gives shared replicas the service schema, the primary credentials and database', () => {
     const [r] = resolveReplicaTargets({ shared: 'postgresql://db-ro:5432' }, shared);
@@ -137,13 +153,26 @@ describe('resolveReplicaTargets', () => {
   it('reads a comma-separated list, with its own credentials, database and schema', () => {
     const list = 'postgresql://ro:pw@r1:6432/other?schema=x, postgres://r2';
     const [a, b] = resolveReplicaTargets({ shared: list }, shared);
-    expect(a).toMatchObject({ host: 'r1', port: 6432, user: 'ro', password: 'pw', database: 'other', schema: 'x' });
+    expect(a).toMatchObject({
+      host: 'r1',
+      port: 6432,
+      user: 'ro',
+      password: 'pw',
+      database: 'other',
+      schema: 'x',
+    });
     expect(b).toMatchObject({ host: 'r2', port: 5432, user: 'app', schema: 'sites' });
   });
 
   it('never gives a service with a database of its own the shared replicas', () => {
-    const own = resolveDatabaseTarget('postgresql://own:5432/sites', 'postgresql://db-rw/svc', 'sites');
-    expect(resolveReplicaTargets({ shared: 'postgresql://db-ro', ownPrimary: 'x' }, own)).toEqual([]);
+    const own = resolveDatabaseTarget(
+      'postgresql://own:5432/sites',
+      'postgresql://db-rw/svc',
+      'sites',
+    );
+    expect(resolveReplicaTargets({ shared: 'postgresql://db-ro', ownPrimary: 'x' }, own)).toEqual(
+      [],
+    );
     const [r] = resolveReplicaTargets(
       { own: 'postgresql://own-ro', shared: 'postgresql://db-ro', ownPrimary: 'x' },
       own,
@@ -154,7 +183,9 @@ describe('resolveReplicaTargets', () => {
   it('has none when nothing is set, and refuses a URL that is not PostgreSQL', () => {
     expect(resolveReplicaTargets({}, shared)).toEqual([]);
     expect(resolveReplicaTargets({ shared: ' , ' }, shared)).toEqual([]);
-    expect(() => resolveReplicaTargets({ shared: 'mysql://x' }, shared)).toThrow(/Not a PostgreSQL URL/);
+    expect(() => resolveReplicaTargets({ shared: 'mysql://x' }, shared)).toThrow(
+      /Not a PostgreSQL URL/,
+    );
   });
 });
 
@@ -169,9 +200,9 @@ describe('read replica settings', () => {
   });
 
   it('refuses what is not a list of PostgreSQL URLs, and a bound out of range', () => {
-    expect(() => loadConfig(schema, { DATABASE_REPLICA_URLS: 'postgresql://a, redis://b' })).toThrow(
-      ConfigError,
-    );
+    expect(() =>
+      loadConfig(schema, { DATABASE_REPLICA_URLS: 'postgresql://a, redis://b' }),
+    ).toThrow(ConfigError);
     expect(() => loadConfig(schema, { DATABASE_REPLICA_MAX_LAG_MS: '10' })).toThrow(
       /DATABASE_REPLICA_MAX_LAG_MS is invalid/,
     );
@@ -184,12 +215,20 @@ describe('read replica settings', () => {
 
 describe('replicaCannotServe', () => {
   it('is true for an unreachable replica and a recovery conflict, false for a bad query', () => {
-    expect(replicaCannotServe(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(
+      replicaCannotServe(
+        Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      ),
+    ).toBe(true);
     expect(replicaCannotServe(Object.assign(new Error('x'), { code: '40001' }))).toBe(true);
     expect(
       replicaCannotServe({ meta: { driverAdapterError: { cause: { originalCode: '40001' } } } }),
     ).toBe(true);
-    expect(replicaCannotServe(Object.assign(new Error('relation "x" does not exist'), { code: '42P01' }))).toBe(false);
+    expect(
+      replicaCannotServe(
+        Object.assign(new Error('relation "x" does not exist'), { code: '42P01' }),
+      ),
+    ).toBe(false);
   });
 });
 

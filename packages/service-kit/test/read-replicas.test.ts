@@ -91,7 +91,12 @@ function routerWith(maxLagMs: number): { router: Router; registry: Registry } {
 }
 
 /** Which server answered the read, and the note it found (if any). */
-async function readNote(router: Router, name: keyof typeof ROUTING, caller: string | undefined, id = '') {
+async function readNote(
+  router: Router,
+  name: keyof typeof ROUTING,
+  caller: string | undefined,
+  id = '',
+) {
   return router.read(name, caller, async (pool) => {
     const { rows } = await pool.query<{ standby: boolean; body: string | null }>(
       'SELECT pg_is_in_recovery() AS standby, (SELECT body FROM notes WHERE id = $1) AS body',
@@ -122,12 +127,21 @@ describe('read router on a streaming replica', () => {
     try {
       await router.monitor!.firstPoll;
       await eventually(() => (inUse(router) ? true : undefined), { what: 'the replica in use' });
-      for (let i = 0; i < 3; i++) expect((await readNote(router, 'notes', undefined)).on).toBe('replica');
+      for (let i = 0; i < 3; i++)
+        expect((await readNote(router, 'notes', undefined)).on).toBe('replica');
       expect((await readNote(router, 'moderation', undefined)).on).toBe('primary');
-      expect(await metric(registry, 'db_reads_total', { read: 'notes', target: 'replica' })).toBe(3);
-      expect(await metric(registry, 'db_reads_total', { read: 'moderation', target: 'primary' })).toBe(1);
-      expect(await metric(registry, 'db_replica_up', { replica: replicaName(replicaTarget) })).toBe(1);
-      expect(await metric(registry, 'db_replica_in_use', { replica: replicaName(replicaTarget) })).toBe(1);
+      expect(await metric(registry, 'db_reads_total', { read: 'notes', target: 'replica' })).toBe(
+        3,
+      );
+      expect(
+        await metric(registry, 'db_reads_total', { read: 'moderation', target: 'primary' }),
+      ).toBe(1);
+      expect(await metric(registry, 'db_replica_up', { replica: replicaName(replicaTarget) })).toBe(
+        1,
+      );
+      expect(
+        await metric(registry, 'db_replica_in_use', { replica: replicaName(replicaTarget) }),
+      ).toBe(1);
       expect(await router.readiness.postgres_replicas!()).toBeUndefined();
     } finally {
       await router.close();
@@ -142,16 +156,22 @@ describe('read router on a streaming replica', () => {
       const id = await addNote('written by alice');
       await router.wrote('alice');
       // alice's read: the replica has not replayed her write, so the primary answers.
-      expect(await readNote(router, 'notes', 'alice', id)).toEqual({ on: 'primary', body: 'written by alice' });
+      expect(await readNote(router, 'notes', 'alice', id)).toEqual({
+        on: 'primary',
+        body: 'written by alice',
+      });
       // bob wrote nothing: the replica, which does not have the note yet.
       expect(await readNote(router, 'notes', 'bob', id)).toEqual({ on: 'replica', body: null });
       expect(await readNote(router, 'notes', undefined, id)).toEqual({ on: 'replica', body: null });
       await cluster.resumeReplay();
       // Once the replica is past alice's write, her reads go there too, and see it.
-      const seen = await eventually(async () => {
-        const r = await readNote(router, 'notes', 'alice', id);
-        return r.on === 'replica' ? r : undefined;
-      }, { what: "alice's read on the replica" });
+      const seen = await eventually(
+        async () => {
+          const r = await readNote(router, 'notes', 'alice', id);
+          return r.on === 'replica' ? r : undefined;
+        },
+        { what: "alice's read on the replica" },
+      );
       expect(seen.body).toBe('written by alice');
     } finally {
       await cluster.resumeReplay();
@@ -167,12 +187,18 @@ describe('read router on a streaming replica', () => {
       expect((await readNote(router, 'page', undefined)).on).toBe('replica');
       const id = await addNote('listed');
       await router.wrote(undefined);
-      expect(await readNote(router, 'page', undefined, id)).toEqual({ on: 'primary', body: 'listed' });
+      expect(await readNote(router, 'page', undefined, id)).toEqual({
+        on: 'primary',
+        body: 'listed',
+      });
       await cluster.resumeReplay();
-      const seen = await eventually(async () => {
-        const r = await readNote(router, 'page', undefined, id);
-        return r.on === 'replica' ? r : undefined;
-      }, { what: 'the cache load on the replica' });
+      const seen = await eventually(
+        async () => {
+          const r = await readNote(router, 'page', undefined, id);
+          return r.on === 'replica' ? r : undefined;
+        },
+        { what: 'the cache load on the replica' },
+      );
       expect(seen.body).toBe('listed');
     } finally {
       await cluster.resumeReplay();
@@ -207,16 +233,28 @@ describe('read router on a streaming replica', () => {
       await eventually(() => (inUse(router) ? undefined : true), { what: 'the replica skipped' });
       // Not before the bound: a little lag is what replicas are for.
       expect(Date.now() - skippedAfter).toBeGreaterThanOrEqual(400);
-      expect(await readNote(router, 'notes', undefined, id)).toEqual({ on: 'primary', body: 'while paused' });
+      expect(await readNote(router, 'notes', undefined, id)).toEqual({
+        on: 'primary',
+        body: 'while paused',
+      });
       expect(await metric(registry, 'db_replica_up', { replica: name })).toBe(1);
       expect(await metric(registry, 'db_replica_in_use', { replica: name })).toBe(0);
-      expect(await metric(registry, 'db_replica_lag_seconds', { replica: name })).toBeGreaterThan(0.5);
+      expect(await metric(registry, 'db_replica_lag_seconds', { replica: name })).toBeGreaterThan(
+        0.5,
+      );
       expect(await router.readiness.postgres_replicas!()).toEqual({
-        degraded: expect.stringMatching(/behind by .* \(bound 0\.5 s\): skipped, reads go to the primary/),
+        degraded: expect.stringMatching(
+          /behind by .* \(bound 0\.5 s\): skipped, reads go to the primary/,
+        ),
       });
       await cluster.resumeReplay();
-      await eventually(() => (inUse(router) ? true : undefined), { what: 'the replica in use again' });
-      expect(await readNote(router, 'notes', undefined, id)).toEqual({ on: 'replica', body: 'while paused' });
+      await eventually(() => (inUse(router) ? true : undefined), {
+        what: 'the replica in use again',
+      });
+      expect(await readNote(router, 'notes', undefined, id)).toEqual({
+        on: 'replica',
+        body: 'while paused',
+      });
       expect(await metric(registry, 'db_replica_skips_total', { replica: name })).toBe(1);
     } finally {
       await cluster.resumeReplay();
@@ -245,7 +283,10 @@ describe('read router on a streaming replica', () => {
       const id = await addNote('survives');
       await cluster.waitForReplay();
       await eventually(() => (inUse(router) ? true : undefined), { what: 'the replica in use' });
-      expect((await request(app).get(`/notes/${id}`)).body).toEqual({ on: 'replica', body: 'survives' });
+      expect((await request(app).get(`/notes/${id}`)).body).toEqual({
+        on: 'replica',
+        body: 'survives',
+      });
       expect((await request(ops).get('/readyz')).body).toEqual({
         status: 'ready',
         checks: { postgres: 'ok', postgres_replicas: 'ok' },
@@ -262,17 +303,27 @@ describe('read router on a streaming replica', () => {
       expect(ready.body).toEqual({
         status: 'degraded',
         checks: { postgres: 'ok', postgres_replicas: 'degraded' },
-        degraded: { postgres_replicas: expect.stringMatching(/down: skipped, reads go to the primary$/) },
+        degraded: {
+          postgres_replicas: expect.stringMatching(/down: skipped, reads go to the primary$/),
+        },
       });
       expect((await request(app).get('/readyz')).status).toBe(200);
       await eventually(async () =>
-        (await metric(registry, 'db_replica_up', { replica: replicaName(replicaTarget) })) === 0 ? true : undefined,
+        (await metric(registry, 'db_replica_up', { replica: replicaName(replicaTarget) })) === 0
+          ? true
+          : undefined,
       );
-      for (let i = 0; i < 3; i++) expect((await request(app).get(`/notes/${id}`)).body.on).toBe('primary');
+      for (let i = 0; i < 3; i++)
+        expect((await request(app).get(`/notes/${id}`)).body.on).toBe('primary');
 
       await cluster.startReplica();
-      await eventually(() => (inUse(router) ? true : undefined), { what: 'the replica back in use' });
-      expect((await request(app).get(`/notes/${id}`)).body).toEqual({ on: 'replica', body: 'survives' });
+      await eventually(() => (inUse(router) ? true : undefined), {
+        what: 'the replica back in use',
+      });
+      expect((await request(app).get(`/notes/${id}`)).body).toEqual({
+        on: 'replica',
+        body: 'survives',
+      });
       expect((await request(ops).get('/readyz')).body.status).toBe('ready');
     } finally {
       await router.close();

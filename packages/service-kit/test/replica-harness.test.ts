@@ -20,11 +20,20 @@ describe('startReplicaCluster', () => {
     expect(new Set([primary.port, replica.port, 5432]).size).toBe(3);
     expect(primary.url).toBe(`postgresql://postgres@127.0.0.1:${primary.port}/harness_test`);
 
-    const [p] = await cluster.query<{ standby: boolean }>(primary, 'SELECT pg_is_in_recovery() AS standby');
-    const [r] = await cluster.query<{ standby: boolean }>(replica, 'SELECT pg_is_in_recovery() AS standby');
+    const [p] = await cluster.query<{ standby: boolean }>(
+      primary,
+      'SELECT pg_is_in_recovery() AS standby',
+    );
+    const [r] = await cluster.query<{ standby: boolean }>(
+      replica,
+      'SELECT pg_is_in_recovery() AS standby',
+    );
     expect(p!.standby).toBe(false);
     expect(r!.standby).toBe(true);
-    const streaming = await cluster.query<{ state: string }>(primary, 'SELECT state FROM pg_stat_replication');
+    const streaming = await cluster.query<{ state: string }>(
+      primary,
+      'SELECT state FROM pg_stat_replication',
+    );
     expect(streaming.map((s) => s.state)).toEqual(['streaming']);
 
     await cluster.query(primary, 'CREATE TABLE t (v int)');

@@ -140,7 +140,11 @@ describe('GET /api/messages on a read replica', () => {
       expect((await listReads()).primary - before.primary).toBe(1);
       const ready = await request(opsHandlerOf(app)!).get('/readyz');
       expect(ready.status).toBe(200);
-      expect(ready.body.checks).toEqual({ postgres: 'ok', redis: 'ok', postgres_replicas: 'degraded' });
+      expect(ready.body.checks).toEqual({
+        postgres: 'ok',
+        redis: 'ok',
+        postgres_replicas: 'degraded',
+      });
     } finally {
       await cluster.startReplica();
     }

@@ -107,12 +107,19 @@ return 1`;
 export function replicaCannotServe(err: unknown, depth = 0): boolean {
   if (isDependencyUnavailable(err)) return true;
   if (!err || typeof err !== 'object' || depth > 5) return false;
-  const e = err as { code?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  const e = err as {
+    code?: unknown;
+    originalCode?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: unknown };
+  };
   // 40001: "canceling statement due to conflict with recovery" (a read on a standby only).
   if (e.code === '40001' || e.originalCode === '40001') return true;
   if (typeof e.message === 'string' && /conflict with recovery/i.test(e.message)) return true;
   return (
-    replicaCannotServe(e.meta?.driverAdapterError, depth + 1) || replicaCannotServe(e.cause, depth + 1)
+    replicaCannotServe(e.meta?.driverAdapterError, depth + 1) ||
+    replicaCannotServe(e.cause, depth + 1)
   );
 }
 

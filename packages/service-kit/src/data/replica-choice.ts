@@ -25,7 +25,11 @@ export interface StandbySample {
  *   quiet for an hour makes a standby that is up to date look an hour behind the moment one
  *   new commit is on its way, which is why an equal position counts as no lag.
  */
-export function replicaLagMs(standby: StandbySample, history: PrimarySample[], now: number): number {
+export function replicaLagMs(
+  standby: StandbySample,
+  history: PrimarySample[],
+  now: number,
+): number {
   const { replayLsn, replayAgeMs } = standby;
   if (replayLsn === null) return Infinity;
   const byAge = replayAgeMs === null ? Infinity : replayAgeMs;
@@ -79,7 +83,10 @@ export function chooseReplica(
 }
 
 /** The readiness detail: undefined when every replica is usable, else what is wrong. */
-export function replicaProblems(views: readonly ReplicaView[], maxLagMs: number): string | undefined {
+export function replicaProblems(
+  views: readonly ReplicaView[],
+  maxLagMs: number,
+): string | undefined {
   const problems = views.flatMap((v) => {
     if (v.usable) return [];
     if (!v.up) return [`${v.name} down`];

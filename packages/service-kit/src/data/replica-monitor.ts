@@ -130,7 +130,9 @@ export function createReplicaMonitor(opts: ReplicaMonitorOptions): ReplicaMonito
   };
 
   async function pollPrimary(): Promise<void> {
-    const res = await primaryPool.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+    const res = await primaryPool.query<{ lsn: string }>(
+      'SELECT pg_current_wal_lsn()::text AS lsn',
+    );
     const at = performance.now();
     history.push({ lsn: parseLsn(res.rows[0]!.lsn), at });
     while (history.length > 1 && history[0]!.at < at - keepMs) history.shift();
@@ -256,7 +258,9 @@ export function createReplicaMonitor(opts: ReplicaMonitorOptions): ReplicaMonito
       views();
     },
     async primaryLsn() {
-      const res = await primaryPool.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+      const res = await primaryPool.query<{ lsn: string }>(
+        'SELECT pg_current_wal_lsn()::text AS lsn',
+      );
       return parseLsn(res.rows[0]!.lsn);
     },
     firstPoll: Promise.all(firstPolls).then(() => undefined),

@@ -37,7 +37,9 @@ async function pgRun(program: string, args: string[], cwd: string): Promise<void
     await run(file, argv, { cwd, timeout: 60_000 });
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    throw new Error(`${program} ${args.join(' ')} failed: ${e.stderr || e.message}`, { cause: err });
+    throw new Error(`${program} ${args.join(' ')} failed: ${e.stderr || e.message}`, {
+      cause: err,
+    });
   }
 }
 
@@ -61,7 +63,11 @@ export interface TestReplicaCluster {
   /** Waits until the replica has replayed what the primary has written now. */
   waitForReplay(ms?: number): Promise<void>;
   /** One query on a node, on a short-lived connection. */
-  query<R extends pg.QueryResultRow>(node: TestPostgresNode, sql: string, params?: unknown[]): Promise<R[]>;
+  query<R extends pg.QueryResultRow>(
+    node: TestPostgresNode,
+    sql: string,
+    params?: unknown[],
+  ): Promise<R[]>;
   /** Stops both servers and removes their folders (afterAll). */
   stop(): Promise<void>;
 }
@@ -92,7 +98,9 @@ async function until(what: string, ms: number, probe: () => Promise<boolean>): P
       last = err;
     }
     if (Date.now() > deadline)
-      throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+      throw new Error(
+        `timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
+      );
     await sleep(50);
   }
 }
@@ -208,7 +216,21 @@ export async function startReplicaCluster(
     await query(adminUrl(primary), `CREATE DATABASE "${database.replace(/"/g, '""')}"`);
     await pgRun(
       'pg_basebackup',
-      ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', replica.dataDir, '-R', '-X', 'stream', '-c', 'fast'],
+      [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primary.port),
+        '-U',
+        'postgres',
+        '-D',
+        replica.dataDir,
+        '-R',
+        '-X',
+        'stream',
+        '-c',
+        'fast',
+      ],
       root,
     );
     // The copied postgresql.conf names the primary's port: the last setting wins.

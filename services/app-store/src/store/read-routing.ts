@@ -46,6 +46,9 @@ export interface AppStoreReadClient {
 export type AppStoreReads = ReadRouter<AppStoreReadClient, AppStoreReadName>;
 
 /** Every read on the primary (no replica configured; tests). */
-export function primaryReads(primary: AppStoreReadClient, registry?: Metrics['registry']): AppStoreReads {
+export function primaryReads(
+  primary: AppStoreReadClient,
+  registry?: Metrics['registry'],
+): AppStoreReads {
   return createReadRouter({ service: 'app-store', routing: APP_STORE_READS, primary, registry });
 }
