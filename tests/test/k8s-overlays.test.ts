@@ -1,7 +1,9 @@
 // The Kubernetes overlays as a cluster would receive them: every overlay (and the base) is
 // rendered (tests/test/kustomize.ts, compared with `kubectl kustomize` where kubectl is
 // installed) and each object is validated against the Kubernetes, Gateway API and
-// Prometheus Operator JSON schemas (the kubernetes-models packages, offline). Then the
+// Prometheus Operator JSON schemas (the kubernetes-models packages, offline; the
+// CloudNativePG example's Cluster and ScheduledBackup against the minimal schemas in
+// tests/schemas/cloudnative-pg). Then the
 // rendered objects are checked for what a schema cannot know: pinned images, the
 // GatewayClass, the public route never reaching `ops`, the NetworkPolicies allowing
 // exactly the flows the processes need (evaluated like a CNI would), and alerts and
@@ -10,10 +12,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Service } from 'kubernetes-models/v1/Service';
@@ -36,8 +39,32 @@ const NAMESPACE = 'svc';
 const OPS_PORT = 9090;
 const IMAGE_PREFIX = 'ghcr.io/svc-platform/';
 
+/**
+ * A kind without a kubernetes-models package (the CloudNativePG CRDs), validated against a
+ * minimal schema written into tests/schemas: every object there refuses fields it does not
+ * list, which stands in for the TypeScript check of the other kinds.
+ */
+function vendoredModel(file: string): new (data: never) => { validate(): void } {
+  const schema = parse(readFileSync(path.join(ROOT, 'tests/schemas', file), 'utf8')) as object;
+  const check = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+  return class {
+    constructor(private readonly data: unknown) {}
+    validate(): void {
+      if (!check(this.data))
+        throw new Error(
+          (check.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; '),
+        );
+    }
+  };
+}
+const VENDORED: Record<string, new (data: never) => { validate(): void }> = {
+  'postgresql.cnpg.io/v1/Cluster': vendoredModel('cloudnative-pg/cluster.schema.yaml'),
+  'postgresql.cnpg.io/v1/ScheduledBackup': vendoredModel('cloudnative-pg/scheduledbackup.schema.yaml'),
+};
+
 /** Every kind the overlays may hold, with the model whose JSON schema validates it. */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  ...VENDORED,
   'v1/Namespace': Namespace,
   'v1/ConfigMap': ConfigMap,
   'v1/Service': Service,
@@ -58,16 +85,18 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
  * misspelt or misplaced field (`timeout` for `timeouts`, `port` one level too deep) fails.
  */
 const TYPES: Record<string, [module: string, type: string]> = Object.fromEntries(
-  Object.keys(MODELS).map((key) => {
-    const [group, version, kind] =
-      key.includes('.') || key.split('/').length === 3 ? key.split('/') : ['', ...key.split('/')];
-    const pkg = group?.startsWith('gateway.networking')
-      ? '@kubernetes-models/gateway-api'
-      : group?.startsWith('monitoring.coreos')
-        ? '@kubernetes-models/prometheus-operator'
-        : 'kubernetes-models';
-    return [key, [`${pkg}/${group ? `${group}/` : ''}${version}/${kind}`, `I${kind}`]];
-  }),
+  Object.keys(MODELS)
+    .filter((key) => !(key in VENDORED))
+    .map((key) => {
+      const [group, version, kind] =
+        key.includes('.') || key.split('/').length === 3 ? key.split('/') : ['', ...key.split('/')];
+      const pkg = group?.startsWith('gateway.networking')
+        ? '@kubernetes-models/gateway-api'
+        : group?.startsWith('monitoring.coreos')
+          ? '@kubernetes-models/prometheus-operator'
+          : 'kubernetes-models';
+      return [key, [`${pkg}/${group ? `${group}/` : ''}${version}/${kind}`, `I${kind}`]];
+    }),
 );
 
 /**
@@ -76,7 +105,9 @@ const TYPES: Record<string, [module: string, type: string]> = Object.fromEntries
  */
 function excessFieldErrors(renderings: Map<string, K8sObject[]>): Map<string, string[]> {
   const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '__k8s_objects__.ts');
-  const all = [...renderings].flatMap(([target, objects]) => objects.map((o) => ({ target, o })));
+  const all = [...renderings].flatMap(([target, objects]) =>
+    objects.filter((o) => !(`${o.apiVersion}/${o.kind}` in VENDORED)).map((o) => ({ target, o })),
+  );
   const lines = all.map(({ o }, i) => {
     const [module, type] = TYPES[`${o.apiVersion}/${o.kind}`]!;
     return `import type { ${type} as T${i} } from '${module}';`;
@@ -174,6 +205,19 @@ const TARGETS: Record<string, { dir: string; postgres: Peer; redis: Peer }> = {
     redis: nsPod('svc-data', 'redis'),
   },
   production: { dir: 'overlays/production', postgres: ip('10.40.0.10'), redis: ip('10.40.0.11') },
+  // Production with PostgreSQL from CloudNativePG (k8s/components/cloudnative-pg): its
+  // instances are pods of the namespace svc, under its policies.
+  'cloudnative-pg': {
+    dir: 'examples/cloudnative-pg',
+    postgres: {
+      pod: true,
+      namespace: NAMESPACE,
+      nsLabels: { 'kubernetes.io/metadata.name': NAMESPACE },
+      labels: { 'cnpg.io/cluster': 'svc-db', 'cnpg.io/instanceRole': 'replica' },
+      ports: [{ name: 'postgresql', containerPort: 5432 }],
+    },
+    redis: ip('10.40.0.11'),
+  },
 };
 const OVERLAYS = ['development', 'production'];
 
@@ -754,6 +798,9 @@ const PRODUCED: Record<string, string> = {
   user_deletion_jobs_total: 'services/auth/src/worker/deletion-worker.ts',
   chat_retention_overdue_seconds: 'services/chat/src/actions/sweep-old-messages.ts',
   chat_retention_sweep_failures_total: 'services/chat/src/actions/sweep-old-messages.ts',
+  db_replica_in_use: 'packages/service-kit/src/data/replica-monitor.ts',
+  db_replica_lag_seconds: 'packages/service-kit/src/data/replica-monitor.ts',
+  db_reads_total: 'packages/service-kit/src/data/read-router.ts',
 };
 /** Series of Prometheus itself (up) and of kube-state-metrics. */
 const EXTERNAL = new Set([
@@ -881,5 +928,133 @@ describe('k8s secrets', () => {
     const section = readme.slice(readme.indexOf('## Secrets'));
     for (const key of keys)
       expect({ key, listed: section.includes(`\`${key}\``) }).toEqual({ key, listed: true });
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// The CloudNativePG example (k8s/components/cloudnative-pg, k8s/README.md "Read replicas").
+
+describe('k8s CloudNativePG example', () => {
+  const target = 'cloudnative-pg';
+  const cluster = ofKind(target, 'Cluster')[0]!;
+  const spec = cluster.spec as {
+    instances: number;
+    bootstrap: { initdb: { database: string; owner: string } };
+    backup: { barmanObjectStore: { destinationPath: string; wal?: unknown } };
+  };
+  const name = cluster.metadata.name;
+  const instance = (role: string): Peer => ({
+    pod: true,
+    namespace: NAMESPACE,
+    nsLabels: { 'kubernetes.io/metadata.name': NAMESPACE },
+    labels: { 'cnpg.io/cluster': name, 'cnpg.io/instanceRole': role },
+    ports: [{ name: 'postgresql', containerPort: 5432 }],
+  });
+  const OPERATOR: Peer = {
+    pod: true,
+    namespace: 'cnpg-system',
+    nsLabels: { 'kubernetes.io/metadata.name': 'cnpg-system' },
+    labels: { 'app.kubernetes.io/name': 'cloudnative-pg' },
+    ports: [],
+  };
+
+  it('has one Cluster of three instances, archiving to an object store, backed up daily', () => {
+    expect(ofKind(target, 'Cluster')).toHaveLength(1);
+    expect(spec.instances).toBe(3);
+    expect(spec.backup.barmanObjectStore.destinationPath).toMatch(/^s3:\/\//);
+    expect(spec.backup.barmanObjectStore.wal).toBeDefined();
+    const backups = ofKind(target, 'ScheduledBackup').map(
+      (o) => o.spec as { cluster: { name: string }; method: string; schedule: string },
+    );
+    expect(backups).toHaveLength(1);
+    expect(backups[0]).toMatchObject({ cluster: { name }, method: 'barmanObjectStore' });
+    // Neither lives in the other renderings: the component is optional.
+    for (const other of Object.keys(TARGETS).filter((t) => t !== target))
+      expect(ofKind(other, 'Cluster')).toEqual([]);
+  });
+
+  it('wires the primary (-rw) to DATABASE_URL and the standbys (-ro) to DATABASE_REPLICA_URLS', () => {
+    const config = named(target, 'ConfigMap', 'svc-config') as unknown as {
+      data: Record<string, string>;
+    };
+    expect(config.data.DATABASE_REPLICA_URLS).toBe(
+      `postgresql://${name}-ro:5432/${spec.bootstrap.initdb.database}`,
+    );
+    // The operator's Secret `<cluster>-app` holds `uri`, on the `<cluster>-rw` Service.
+    for (const o of [...ofKind(target, 'Deployment'), ...ofKind(target, 'Job')]) {
+      for (const c of podTemplate(o)!.spec.containers) {
+        const env = (c as { env?: { name: string; valueFrom?: { secretKeyRef?: unknown } }[] })
+          .env;
+        const url = env?.find((e) => e.name === 'DATABASE_URL');
+        if (!POSTGRES_USERS.includes(o.metadata.name)) {
+          expect({ pod: o.metadata.name, url }).toEqual({ pod: o.metadata.name, url: undefined });
+          continue;
+        }
+        expect({ pod: o.metadata.name, ref: url?.valueFrom?.secretKeyRef }).toEqual({
+          pod: o.metadata.name,
+          ref: { name: `${name}-app`, key: 'uri' },
+        });
+      }
+    }
+  });
+
+  it('lets the instances replicate, the operator reach them, and no one else but the users of PostgreSQL', () => {
+    const primary = instance('primary');
+    const replica = instance('replica');
+    expect(allowed(target, replica, primary, 5432)).toBe(true);
+    expect(allowed(target, primary, replica, 5432)).toBe(true);
+    expect(allowed(target, OPERATOR, primary, 8000)).toBe(true);
+    expect(allowed(target, OTHER_NAMESPACE, primary, 5432)).toBe(false);
+    expect(allowed(target, PROMETHEUS, primary, 5432)).toBe(false);
+    for (const [pod, p] of pods(target))
+      expect({ pod, ok: allowed(target, p, replica, 5432) }).toEqual({
+        pod,
+        ok: POSTGRES_USERS.includes(pod),
+      });
+    // Out: the object store (and the API server) over TLS, no other port to the internet.
+    expect(allowed(target, primary, PUBLIC_HOSTS[0]!, 443)).toBe(true);
+    expect(allowed(target, primary, PUBLIC_HOSTS[0]!, 5432)).toBe(false);
+  });
+
+  it('its vendored schemas refuse a misspelt field, a wrong type and a five-field schedule', () => {
+    const errorOf = (o: K8sObject) => {
+      try {
+        new MODELS[`${o.apiVersion}/${o.kind}`]!(o as never).validate();
+        return '';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const c = structuredClone(cluster);
+    expect(errorOf(c)).toBe('');
+    (c.spec as Record<string, unknown>).instance = 3;
+    expect(errorOf(c)).toMatch(/additional properties/);
+    const typed = structuredClone(cluster);
+    (typed.spec as Record<string, unknown>).instances = '3';
+    expect(errorOf(typed)).toMatch(/\/spec\/instances must be integer/);
+    const b = structuredClone(ofKind(target, 'ScheduledBackup')[0]!);
+    (b.spec as Record<string, unknown>).schedule = '0 3 * * *';
+    expect(errorOf(b)).toMatch(/\/spec\/schedule must match pattern/);
+  });
+
+  it('names only svc-secrets keys and the operator Secret in secretKeyRefs', () => {
+    const template = yamlObjects(path.join(K8S, 'base', 'secret.example.yaml'));
+    const keys = Object.keys(
+      (template[0] as unknown as { stringData: Record<string, string> }).stringData,
+    );
+    for (const o of objectsOf(target)) {
+      for (const c of podTemplate(o)?.spec.containers ?? []) {
+        for (const e of (
+          c as { env?: { valueFrom?: { secretKeyRef?: { name: string; key: string } } }[] }
+        ).env ?? []) {
+          const ref = e.valueFrom?.secretKeyRef;
+          if (!ref) continue;
+          const ok =
+            (ref.name === 'svc-secrets' && keys.includes(ref.key)) ||
+            (ref.name === `${name}-app` && ref.key === 'uri');
+          expect({ ref, ok }).toEqual({ ref, ok: true });
+        }
+      }
+    }
   });
 });

@@ -4,9 +4,11 @@
 // deployment.test.ts compares the result with `kubectl kustomize` wherever kubectl is
 // installed, so this cannot quietly drift from the real tool.
 //
-// Supported: resources (files and directories holding a kustomization), namespace,
+// Supported: resources (files and directories holding a kustomization), components
+// (directories holding a `kind: Component` with resources and patches), namespace,
 // images (newName/newTag/digest), replicas, patches (inline JSON 6902 with a kind/name
-// target). Order as kustomize applies them: resources, patches, namespace, replicas, images.
+// target). Order as kustomize applies them: resources, components (each adds its resources,
+// then patches everything so far), patches, namespace, replicas, images.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -27,6 +29,7 @@ interface Kustomization {
   apiVersion?: string;
   kind?: string;
   resources?: string[];
+  components?: string[];
   namespace?: string;
   images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
   replicas?: { name: string; count: number }[];
@@ -37,6 +40,7 @@ const SUPPORTED = new Set([
   'apiVersion',
   'kind',
   'resources',
+  'components',
   'namespace',
   'images',
   'replicas',
@@ -77,14 +81,20 @@ export function yamlObjects(file: string): K8sObject[] {
 /** What `kubectl kustomize <dir>` prints, as objects. */
 export function renderKustomization(dir: string): K8sObject[] {
   const k = readKustomization(dir);
-  let objects: K8sObject[] = [];
-  for (const entry of k.resources ?? []) {
-    const target = path.resolve(dir, entry);
-    objects.push(
-      ...(statSync(target).isDirectory() ? renderKustomization(target) : yamlObjects(target)),
-    );
+  if (k.kind === 'Component')
+    throw new Error(`${dir}: a Component is rendered only through a kustomization's components`);
+  const objects = structuredClone(resourcesOf(dir, k));
+  for (const entry of k.components ?? []) {
+    const componentDir = path.resolve(dir, entry);
+    const c = readKustomization(componentDir);
+    if (c.kind !== 'Component')
+      throw new Error(`${componentDir}: components must name a kind: Component`);
+    for (const key of ['namespace', 'images', 'replicas', 'components'] as const)
+      if (c[key] !== undefined)
+        throw new Error(`${componentDir}: component field ${key} is not supported by tests/test/kustomize.ts`);
+    objects.push(...structuredClone(resourcesOf(componentDir, c)));
+    for (const p of c.patches ?? []) applyPatch(objects, p, componentDir);
   }
-  objects = structuredClone(objects);
   for (const p of k.patches ?? []) applyPatch(objects, p, dir);
   if (k.namespace) {
     for (const o of objects) if (!CLUSTER_SCOPED.has(o.kind)) o.metadata.namespace = k.namespace;
@@ -99,6 +109,18 @@ export function renderKustomization(dir: string): K8sObject[] {
   const ids = objects.map(idOf);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new Error(`${dir}: ${dup} is rendered twice`);
+  return objects;
+}
+
+/** The objects of a kustomization's `resources`: files, and directories rendered in turn. */
+function resourcesOf(dir: string, k: Kustomization): K8sObject[] {
+  const objects: K8sObject[] = [];
+  for (const entry of k.resources ?? []) {
+    const target = path.resolve(dir, entry);
+    objects.push(
+      ...(statSync(target).isDirectory() ? renderKustomization(target) : yamlObjects(target)),
+    );
+  }
   return objects;
 }
 

@@ -35,6 +35,8 @@ import { createAppStore } from './store/store.js';
 import { createUserDeletionStore } from './store/user-deletion-store.js';
 import { createUserExportStore } from './store/user-export-store.js';
 import { createWithdrawalStore } from './store/withdrawal-store.js';
+import { primaryReads, type AppStoreReads } from './store/read-routing.js';
+import type { ListingReader } from './store/listing-reader.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -42,6 +44,11 @@ export interface AppDeps {
   db: PrismaClient;
   /** Plain pg pool on the same schema, for the listing's hot path (see store/listing-reader.ts). */
   listingPool: pg.Pool;
+  /**
+   * Where each public read goes (store/read-routing.ts): main.ts builds it with the read
+   * replicas; unset = every read on `db` and `listingPool`.
+   */
+  reads?: AppStoreReads;
   redis: Redis;
   /** REDIS_PREFIX of the deployment (rate-limit counters, caches, revoked sessions). */
   redisPrefix: string;
@@ -75,10 +82,24 @@ export function buildApp(deps: AppDeps): Express {
   const store = createAppStore(deps.db, {
     reportDistinctNetworks: deps.reportDistinctNetworks ?? false,
   });
+  const reads =
+    deps.reads ??
+    primaryReads(
+      { store, authors: createAuthorStore(deps.db), listingReader: createListingReader(deps.listingPool) },
+      deps.metrics?.registry,
+    );
+  // The listing's loads, routed: the listing and its caches stay as they are.
+  const reader: ListingReader = {
+    page: (filter, limit, offset) =>
+      reads.read('listing', undefined, (c) => c.listingReader.page(filter, limit, offset)),
+    count: (filter) => reads.read('listing', undefined, (c) => c.listingReader.count(filter)),
+  };
+  const wrote = (caller: string | undefined) => reads.wrote(caller);
   const listing = createListing({
-    reader: createListingReader(deps.listingPool),
+    reader,
     totals: createListingTotals(deps.redis, deps.redisPrefix, deps.logger),
     pageCacheMs: deps.listingCacheMs ?? 1000,
+    wrote,
   });
   const limits = createRateLimits({
     redis: deps.redis,
@@ -99,7 +120,11 @@ export function buildApp(deps: AppDeps): Express {
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,
-    readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
+    readiness: {
+      postgres: postgresCheck(deps.db),
+      redis: redisCheck(deps.redis),
+      ...reads.readiness,
+    },
     routes: (app) => {
       // auth's data export: this service's section (docs/decisions/034-data-export.md).
       const exports = createUserExportStore(deps.db);
@@ -120,6 +145,8 @@ export function buildApp(deps: AppDeps): Express {
       appsRoutes(app, {
         store,
         listing,
+        reads,
+        wrote,
         limits,
         authenticate,
         systemMessages: deps.systemMessages,
@@ -128,9 +155,9 @@ export function buildApp(deps: AppDeps): Express {
         withdrawals: createWithdrawalStore(deps.db),
         now: deps.now ?? (() => new Date()),
       });
-      iconRoutes(app, { store, limits });
+      iconRoutes(app, { reads, limits });
       keysRoutes(app, { store, limits, authenticate });
-      meRoutes(app, { store, authors: createAuthorStore(deps.db), listing, limits, authenticate });
+      meRoutes(app, { store, authors: createAuthorStore(deps.db), listing, reads, limits, authenticate });
       moderationRoutes(app, {
         moderation: createModerationStore(deps.db),
         listing,

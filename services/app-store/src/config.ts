@@ -6,6 +6,7 @@ import {
   internalTokenOrDev,
   internalTokenRequiredInProduction,
   productionRequires,
+  readReplicaSettings,
   settings,
 } from '@svc/service-kit';
 
@@ -14,6 +15,10 @@ export const configSchema = baseConfigSchema
     PORT: settings.port(SERVICES['app-store'].port),
     /** Own database URL; unset = DATABASE_URL with the `app_store` schema. */
     APP_STORE_DATABASE_URL: settings.optionalString,
+    /** Standbys of the shared database for the public reads (docs/decisions/037-read-replicas.md). */
+    ...readReplicaSettings,
+    /** Standbys of APP_STORE_DATABASE_URL; with an own URL the shared replicas do not apply. */
+    APP_STORE_DATABASE_REPLICA_URLS: settings.postgresUrlList,
     /** ES256 public key (PEM) that verifies `sn_token` sessions (dev: the shared dev key file). */
     JWT_PUBLIC_KEY: settings.pem,
     /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions/017-signing-key-rotation.md). */

@@ -22,6 +22,10 @@ import { NOTICE_JOB_OPTIONS } from './domain/author-notice.js';
 import { configSchema, ipHashSecret } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { createWithdrawalStore } from './store/withdrawal-store.js';
+import { createAuthorStore } from './store/author-store.js';
+import { createListingReader } from './store/listing-reader.js';
+import { APP_STORE_READS, type AppStoreReadClient } from './store/read-routing.js';
+import { createAppStore } from './store/store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
@@ -37,6 +41,30 @@ async function main(): Promise<void> {
   const target = rt.databaseTarget(config.APP_STORE_DATABASE_URL);
   const db = new PrismaClient({ adapter: createPgAdapter(target) });
   const listingPool = createPgPool(target);
+  // The public reads on the read replicas, if any (store/read-routing.ts).
+  const readClient = (client: PrismaClient, pool: typeof listingPool): AppStoreReadClient => ({
+    store: createAppStore(client, { reportDistinctNetworks: config.REPORT_DISTINCT_NETWORKS }),
+    authors: createAuthorStore(client),
+    listingReader: createListingReader(pool),
+  });
+  const reads = rt.readRouter({
+    routing: APP_STORE_READS,
+    primaryTarget: target,
+    primary: readClient(db, listingPool),
+    ownUrl: config.APP_STORE_DATABASE_URL,
+    ownReplicaUrls: config.APP_STORE_DATABASE_REPLICA_URLS,
+    replica: (replicaTarget) => {
+      const replicaDb = new PrismaClient({ adapter: createPgAdapter(replicaTarget) });
+      const replicaPool = createPgPool(replicaTarget);
+      return {
+        client: readClient(replicaDb, replicaPool),
+        close: async () => {
+          await replicaDb.$disconnect();
+          await replicaPool.end();
+        },
+      };
+    },
+  });
   // BullMQ needs a client that retries forever; the request-path client fails fast.
   const queueRedis = createRedis(config.REDIS_URL, rt.logger, {
     name: 'app-store-queues',
@@ -75,6 +103,7 @@ async function main(): Promise<void> {
     metrics: rt.metrics,
     db,
     listingPool,
+    reads,
     redis: rt.redis,
     redisPrefix: config.REDIS_PREFIX,
     publicKey: keys.verifyKeys,
@@ -91,6 +120,7 @@ async function main(): Promise<void> {
     { name: 'job outbox relay', close: () => jobs.stop() },
     { name: 'purge sweep', close: () => purge.stop() },
     { name: 'notice queue', close: () => noticeQueue.close() },
+    { name: 'read replicas', close: () => reads.close() },
     { name: 'prisma', close: () => db.$disconnect() },
     { name: 'listing pool', close: () => listingPool.end() },
     { name: 'queue redis', close: () => closeRedis(queueRedis) },

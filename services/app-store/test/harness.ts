@@ -7,6 +7,10 @@ import request from 'supertest';
 import {
   createPgPool,
   closeRedis,
+  createMetrics,
+  createReadRouter,
+  replicaName,
+  resolveReplicaTargets,
   createLogger,
   createPgAdapter,
   createRedis,
@@ -23,11 +27,21 @@ import {
   deleteRedisPrefix,
   generateTestKeyPair,
   testRedisPrefix,
+  type TestReplicaCluster,
 } from '@svc/service-kit/testing';
 import { NOTIFY_EMAIL_QUEUE, SYSTEM_MESSAGE_QUEUE } from '@svc/types';
 import { NOTICE_JOB_OPTIONS } from '../src/domain/author-notice.js';
 import { buildApp } from '../src/app.js';
 import { PrismaClient, type Prisma } from '../src/generated/prisma/client.js';
+import { createAuthorStore } from '../src/store/author-store.js';
+import { createListingReader } from '../src/store/listing-reader.js';
+import {
+  APP_STORE_READS,
+  primaryReads,
+  type AppStoreReadClient,
+  type AppStoreReads,
+} from '../src/store/read-routing.js';
+import { createAppStore } from '../src/store/store.js';
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 /** The shared secret of the internal calls (auth's data export). */
@@ -55,10 +69,15 @@ export async function startHarness(
     trustProxy?: string | boolean | number;
     /** The app's clock of withdrawals and slug reservations. */
     now?: () => Date;
+    /**
+     * The schema on this throwaway primary (testing/replica-harness.ts), and the public reads
+     * routed to its replica as main.ts routes them (pollMs 100).
+     */
+    replicas?: { cluster: TestReplicaCluster; maxLagMs?: number };
   } = {},
 ) {
   const logger = createLogger('app-store-test', 'silent');
-  const database = await createTestDatabase(migrationsDir);
+  const database = await createTestDatabase(migrationsDir, { url: opts.replicas?.cluster.primary.url });
   const target = opts.dbTarget ? opts.dbTarget(database.target) : database.target;
   const db = new PrismaClient({ adapter: createPgAdapter(target, { max: 10 }) });
   const listingPool = createPgPool(target, 5);
@@ -90,10 +109,50 @@ export async function startHarness(
     intervalMs: opts.relayOutbox === false ? 3_600_000 : undefined,
     queues: { [NOTIFY_EMAIL_QUEUE]: { queue: noticeQueue, options: NOTICE_JOB_OPTIONS } },
   });
+  const metrics = createMetrics('app-store');
+  const readClient = (client: PrismaClient, pool: typeof listingPool): AppStoreReadClient => ({
+    store: createAppStore(client, { reportDistinctNetworks: opts.reportDistinctNetworks }),
+    authors: createAuthorStore(client),
+    listingReader: createListingReader(pool),
+  });
+  let reads: AppStoreReads = primaryReads(readClient(db, listingPool), metrics.registry);
+  if (opts.replicas) {
+    const [replicaTarget] = resolveReplicaTargets(
+      { shared: opts.replicas.cluster.replica.url },
+      target,
+    );
+    const replicaDb = new PrismaClient({ adapter: createPgAdapter(replicaTarget!, { max: 5 }) });
+    const replicaPool = createPgPool(replicaTarget!, 5);
+    reads = createReadRouter({
+      service: 'app-store',
+      routing: APP_STORE_READS,
+      primary: readClient(db, listingPool),
+      primaryTarget: target,
+      replicas: [
+        {
+          name: replicaName(replicaTarget!),
+          target: replicaTarget!,
+          client: readClient(replicaDb, replicaPool),
+          close: async () => {
+            await replicaDb.$disconnect();
+            await replicaPool.end();
+          },
+        },
+      ],
+      maxLagMs: opts.replicas.maxLagMs,
+      redis,
+      redisPrefix,
+      registry: metrics.registry,
+      logger,
+      pollMs: 100,
+    });
+  }
   const app = buildApp({
     logger,
+    metrics,
     db,
     listingPool,
+    reads,
     redis,
     redisPrefix,
     publicKey: keys.publicKey,
@@ -173,6 +232,9 @@ export async function startHarness(
 
   return {
     app,
+    /** Where the app's reads go (every read on the primary unless `replicas` was given). */
+    reads,
+    metrics,
     db,
     listingPool,
     redis,
@@ -188,6 +250,7 @@ export async function startHarness(
     outbox: systemMessages,
     jobOutbox: jobs,
     async close() {
+      await reads.close();
       await queue.close();
       await systemMessages.stop();
       await jobs.stop();

@@ -17,6 +17,7 @@ import { geoipLiteLookup, type GeoLookup } from './clients/geo-lookup.js';
 import { registerInternalRoutes } from './routes/internal-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { createChatStore, type ChatDb } from './store/store.js';
+import { primaryReads, type ChatReads } from './store/read-routing.js';
 import { createUserDeletionStore } from './store/user-deletion-store.js';
 import { createUserExportStore } from './store/user-export-store.js';
 
@@ -24,6 +25,11 @@ export interface AppDeps {
   logger: Logger;
   metrics?: Metrics;
   db: ChatDb;
+  /**
+   * Where GET /api/messages reads (store/read-routing.ts): main.ts builds it with the read
+   * replicas; unset = every read on `db`.
+   */
+  reads?: ChatReads;
   redis: Redis;
   redisPrefix: string;
   /** ES256 public key verifying sn_token sessions. */
@@ -36,9 +42,15 @@ export interface AppDeps {
   trustProxy?: string | boolean | number;
 }
 
+/** The read router of `deps`, or one that reads the primary. */
+export function readsOf(deps: AppDeps): ChatReads {
+  return deps.reads ?? primaryReads(createChatStore(deps.db), deps.metrics?.registry);
+}
+
 export function buildRoom(deps: AppDeps): ChatRoom {
   return createChatRoom({
     store: createChatStore(deps.db),
+    reads: readsOf(deps),
     events: createEventPublisher(deps.redis, deps.redisPrefix),
     redis: deps.redis,
     redisPrefix: deps.redisPrefix,
@@ -56,7 +68,11 @@ export function buildApp(deps: AppDeps, room: ChatRoom = buildRoom(deps)): Expre
     trustProxy: deps.trustProxy,
     // Chat bodies are at most 200 characters; 4 KiB leaves room for JSON escaping.
     bodyLimit: '4kb',
-    readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
+    readiness: {
+      postgres: postgresCheck(deps.db),
+      redis: redisCheck(deps.redis),
+      ...(deps.reads?.readiness ?? {}),
+    },
     routes: (app) => {
       registerInternalRoutes(app, {
         room,

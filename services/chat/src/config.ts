@@ -7,6 +7,7 @@ import {
   baseConfigSchema,
   internalTokenOrDev,
   internalTokenRequiredInProduction,
+  readReplicaSettings,
   settings,
   workerWatchdogSettings,
 } from '@svc/service-kit';
@@ -17,6 +18,10 @@ export const configSchema = baseConfigSchema
     PORT: settings.port(SERVICES.chat.port),
     /** Own database URL; unset = DATABASE_URL with the `chat` schema. */
     CHAT_DATABASE_URL: settings.optionalString,
+    /** Standbys of the shared database for GET /api/messages (docs/decisions/037-read-replicas.md). */
+    ...readReplicaSettings,
+    /** Standbys of CHAT_DATABASE_URL; with an own URL the shared replicas do not apply. */
+    CHAT_DATABASE_REPLICA_URLS: settings.postgresUrlList,
     /** ES256 public key (PEM) that verifies `sn_token` sessions (dev: the shared dev pair). */
     JWT_PUBLIC_KEY: settings.pem,
     /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions/017-signing-key-rotation.md). */

@@ -19,6 +19,8 @@ import { geoipLiteLookup } from './clients/geo-lookup.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { createRetentionStore } from './store/retention-store.js';
 import { startRetentionWorker } from './worker/retention-worker.js';
+import { CHAT_READS } from './store/read-routing.js';
+import { createChatStore } from './store/store.js';
 import { startSystemMessageWorker } from './worker/system-message-worker.js';
 
 async function main(): Promise<void> {
@@ -31,13 +33,25 @@ async function main(): Promise<void> {
   });
   const rt = createRuntime('chat', config);
   rt.logger.info(jwtKeyIds(keys), 'session keys');
-  const db = new PrismaClient({
-    adapter: createPgAdapter(rt.databaseTarget(config.CHAT_DATABASE_URL)),
+  const target = rt.databaseTarget(config.CHAT_DATABASE_URL);
+  const db = new PrismaClient({ adapter: createPgAdapter(target) });
+  // GET /api/messages on the read replicas, if any (store/read-routing.ts).
+  const reads = rt.readRouter({
+    routing: CHAT_READS,
+    primaryTarget: target,
+    primary: createChatStore(db),
+    ownUrl: config.CHAT_DATABASE_URL,
+    ownReplicaUrls: config.CHAT_DATABASE_REPLICA_URLS,
+    replica: (replicaTarget) => {
+      const replicaDb = new PrismaClient({ adapter: createPgAdapter(replicaTarget) });
+      return { client: createChatStore(replicaDb), close: () => replicaDb.$disconnect() };
+    },
   });
   const deps: AppDeps = {
     logger: rt.logger,
     metrics: rt.metrics,
     db,
+    reads,
     redis: rt.redis,
     redisPrefix: config.REDIS_PREFIX,
     publicKey: keys.verifyKeys,
@@ -86,6 +100,7 @@ async function main(): Promise<void> {
       },
     },
     { name: 'queue redis', close: () => queueRedis.disconnect() },
+    { name: 'read replicas', close: () => reads.close() },
     { name: 'prisma', close: () => db.$disconnect() },
   ]);
 }

@@ -33,6 +33,8 @@ import { createSiteStore } from './store/site-store.js';
 import { createSubmissionStore } from './store/submission-store.js';
 import { createUserDeletionStore } from './store/user-deletion-store.js';
 import { createUserExportStore } from './store/user-export-store.js';
+import { primaryReads, type SitesReads } from './store/read-routing.js';
+import type { SiteListReader } from './store/site-list-reader.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -43,6 +45,11 @@ export interface AppDeps {
    * submission transaction (store/submission-store.ts).
    */
   listingPool: pg.Pool;
+  /**
+   * Where each public read goes (store/read-routing.ts): main.ts builds it with the read
+   * replicas; unset = every read on `db` and `listingPool`.
+   */
+  reads?: SitesReads;
   /** Request-path Redis (fails fast): rate limits, sessions, daily background cache. */
   redis: Redis;
   redisPrefix: string;
@@ -78,12 +85,24 @@ export interface AppDeps {
 export function buildApp(deps: AppDeps): Express {
   const store = createSiteStore(deps.db);
   const { redis, redisPrefix } = deps;
+  const reads =
+    deps.reads ??
+    primaryReads({ store, listReader: createSiteListReader(deps.listingPool) }, deps.metrics?.registry);
+  // The listing's loads, routed: the action and its caches stay as they are.
+  const listReader: SiteListReader = {
+    pageJson: (filter) => reads.read('listSites', undefined, (c) => c.listReader.pageJson(filter)),
+    count: (filter) => reads.read('listSites', undefined, (c) => c.listReader.count(filter)),
+  };
   return createServiceApp({
     service: 'sites',
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.trustProxy,
-    readiness: { postgres: postgresCheck(deps.db), redis: redisCheck(deps.redis) },
+    readiness: {
+      postgres: postgresCheck(deps.db),
+      redis: redisCheck(deps.redis),
+      ...reads.readiness,
+    },
     routes: (app) => {
       // auth's data export: this service's section (docs/decisions/034-data-export.md).
       const exports = createUserExportStore(deps.db);
@@ -107,20 +126,24 @@ export function buildApp(deps: AppDeps): Express {
         captcha: deps.captcha,
         pageFetcher: deps.pageFetcher,
         hashIp: deps.hashIp,
-        listReader: createSiteListReader(deps.listingPool),
+        listReader,
         listCache,
+        reads,
       });
       clickRoutes(app, { store, redis, redisPrefix });
-      bookmarkRoutes(app, { store, redis, redisPrefix });
+      bookmarkRoutes(app, { store, reads, redis, redisPrefix });
       dailyBgRoutes(app, deps.dailyBg);
       const sitemap = sitemapRoutes(app, {
-        store,
+        sitemapSites: (limit) =>
+          reads.read('sitemap', undefined, (c) => c.store.sitemapSites(limit)),
         publicBaseUrl: deps.publicBaseUrl,
         maxSites: deps.sitemapMaxSites ?? 10_000,
       });
       moderationRoutes(app, {
         store,
-        invalidateCaches: () => {
+        invalidateCaches: async (moderatorId) => {
+          // The reloads, and the moderator's own reads, then wait for the change on a replica.
+          await reads.wrote(moderatorId);
           listCache.clear();
           sitemap.invalidate();
         },

@@ -7,6 +7,7 @@ import {
   internalTokenOrDev,
   internalTokenRequiredInProduction,
   productionRequires,
+  readReplicaSettings,
   settings,
   workerWatchdogSettings,
 } from '@svc/service-kit';
@@ -57,6 +58,10 @@ export const configSchema = baseConfigSchema
   .extend({
     PORT: settings.port(SERVICES.sites.port),
     ...sharedSettings,
+    /** Standbys of the shared database for the public reads (docs/decisions/037-read-replicas.md). */
+    ...readReplicaSettings,
+    /** Standbys of SITES_DATABASE_URL; with an own URL the shared replicas do not apply. */
+    SITES_DATABASE_REPLICA_URLS: settings.postgresUrlList,
     /** ES256 public key (PEM) that verifies `sn_token` sessions; required in production. */
     JWT_PUBLIC_KEY: settings.pem,
     /** Further accepted public keys (PEM blocks, one after the other) while the signing key rotates (docs/decisions/017-signing-key-rotation.md). */

@@ -22,6 +22,8 @@ import { createDailyBgSource } from './clients/daily-bg-source.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { startScrapeRequeue } from './actions/scrape-requeue.js';
 import { createSiteStore } from './store/site-store.js';
+import { createSiteListReader } from './store/site-list-reader.js';
+import { SITES_READS } from './store/read-routing.js';
 import { createSubmissionStore } from './store/submission-store.js';
 import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from './worker/queues.js';
 
@@ -40,6 +42,25 @@ async function main(): Promise<void> {
   const target = rt.databaseTarget(config.SITES_DATABASE_URL);
   const db = new PrismaClient({ adapter: createPgAdapter(target) });
   const listingPool = createPgPool(target);
+  // The public reads on the read replicas, if any (store/read-routing.ts).
+  const reads = rt.readRouter({
+    routing: SITES_READS,
+    primaryTarget: target,
+    primary: { store: createSiteStore(db), listReader: createSiteListReader(listingPool) },
+    ownUrl: config.SITES_DATABASE_URL,
+    ownReplicaUrls: config.SITES_DATABASE_REPLICA_URLS,
+    replica: (replicaTarget) => {
+      const replicaDb = new PrismaClient({ adapter: createPgAdapter(replicaTarget) });
+      const replicaPool = createPgPool(replicaTarget);
+      return {
+        client: { store: createSiteStore(replicaDb), listReader: createSiteListReader(replicaPool) },
+        close: async () => {
+          await replicaDb.$disconnect();
+          await replicaPool.end();
+        },
+      };
+    },
+  });
   // BullMQ needs its own connection that retries forever; request paths bound their waits.
   const queueRedis = createRedis(config.REDIS_URL, rt.logger, {
     name: 'sites-queues',
@@ -75,6 +96,7 @@ async function main(): Promise<void> {
     metrics: rt.metrics,
     db,
     listingPool,
+    reads,
     redis: rt.redis,
     redisPrefix: config.REDIS_PREFIX,
     publicKey: keys.verifyKeys,
@@ -110,6 +132,7 @@ async function main(): Promise<void> {
     { name: 'job outbox relay', close: () => jobOutbox.stop() },
     { name: 'queues', close: () => Promise.all(Object.values(queues).map((q) => q.close())) },
     { name: 'queue redis', close: () => closeRedis(queueRedis) },
+    { name: 'read replicas', close: () => reads.close() },
     { name: 'prisma', close: () => db.$disconnect() },
     { name: 'listing pool', close: () => listingPool.end() },
   ]);

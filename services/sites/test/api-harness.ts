@@ -8,6 +8,10 @@ import { Queue } from 'bullmq';
 import {
   createPgPool,
   createLogger,
+  createMetrics,
+  createReadRouter,
+  replicaName,
+  resolveReplicaTargets,
   createPgAdapter,
   createRedis,
   startJobOutbox,
@@ -24,6 +28,7 @@ import {
   deleteRedisPrefix,
   generateTestKeyPair,
   testRedisPrefix,
+  type TestReplicaCluster,
 } from '@svc/service-kit/testing';
 import { createSafeFetcher } from '@svc/safe-fetch';
 import { SYSTEM_MESSAGE_QUEUE } from '@svc/types';
@@ -31,6 +36,9 @@ import { buildApp, type AppDeps } from '../src/app.js';
 import { createCaptchaVerifier } from '../src/clients/captcha.js';
 import { createDailyBgSource } from '../src/clients/daily-bg-source.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
+import { primaryReads, SITES_READS, type SitesReads } from '../src/store/read-routing.js';
+import { createSiteListReader } from '../src/store/site-list-reader.js';
+import { createSiteStore } from '../src/store/site-store.js';
 import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from '../src/worker/queues.js';
 
 export const migrationsDir = new URL('../prisma/migrations', import.meta.url).pathname;
@@ -74,11 +82,16 @@ export interface HarnessOptions {
   /** CAPTCHA on, with this secret, against a fake verifier that accepts token 'good-token'. */
   captchaSecret?: string;
   redisUrl?: string;
+  /**
+   * The schema on this throwaway primary (testing/replica-harness.ts), and the public reads
+   * routed to its replica as main.ts routes them (pollMs 100).
+   */
+  replicas?: { cluster: TestReplicaCluster; maxLagMs?: number };
 }
 
 export async function startHarness(opts: HarnessOptions = {}) {
   const logger = createLogger('sites-test', 'silent');
-  const database = await createTestDatabase(migrationsDir);
+  const database = await createTestDatabase(migrationsDir, { url: opts.replicas?.cluster.primary.url });
   const target = opts.dbTarget ? opts.dbTarget(database.target) : database.target;
   const db = new PrismaClient({ adapter: createPgAdapter(target, { max: 10 }) });
   const listingPool = createPgPool(target, 5);
@@ -110,6 +123,40 @@ export async function startHarness(opts: HarnessOptions = {}) {
     prefix: queuePrefix(redisPrefix, adminRedis),
   });
   const keys = generateTestKeyPair();
+  const metrics = createMetrics('sites');
+  const primaryClient = { store: createSiteStore(db), listReader: createSiteListReader(listingPool) };
+  let reads: SitesReads = primaryReads(primaryClient, metrics.registry);
+  if (opts.replicas) {
+    const [replicaTarget] = resolveReplicaTargets(
+      { shared: opts.replicas.cluster.replica.url },
+      target,
+    );
+    const replicaDb = new PrismaClient({ adapter: createPgAdapter(replicaTarget!, { max: 5 }) });
+    const replicaPool = createPgPool(replicaTarget!, 5);
+    reads = createReadRouter({
+      service: 'sites',
+      routing: SITES_READS,
+      primary: primaryClient,
+      primaryTarget: target,
+      replicas: [
+        {
+          name: replicaName(replicaTarget!),
+          target: replicaTarget!,
+          client: { store: createSiteStore(replicaDb), listReader: createSiteListReader(replicaPool) },
+          close: async () => {
+            await replicaDb.$disconnect();
+            await replicaPool.end();
+          },
+        },
+      ],
+      maxLagMs: opts.replicas.maxLagMs,
+      redis,
+      redisPrefix,
+      registry: metrics.registry,
+      logger,
+      pollMs: 100,
+    });
+  }
 
   const captchaVerifier = await startFakeServer((_req, res, body) => {
     const form = new URLSearchParams(body);
@@ -127,8 +174,10 @@ export async function startHarness(opts: HarnessOptions = {}) {
 
   const deps: AppDeps = {
     logger,
+    metrics,
     db,
     listingPool,
+    reads,
     redis,
     redisPrefix,
     publicKey: keys.publicKey,
@@ -186,6 +235,9 @@ export async function startHarness(opts: HarnessOptions = {}) {
     /** The app's plain pg pool (listing, submissions, outbox relays). */
     listingPool,
     dbTarget: database.target,
+    /** Where the app's reads go (every read on the primary unless `replicas` was given). */
+    reads,
+    metrics,
     tagQueue: queues[TAG_QUEUE],
     scrapeQueue: queues[SCRAPE_QUEUE],
     chatQueue,
@@ -200,6 +252,7 @@ export async function startHarness(opts: HarnessOptions = {}) {
     website,
     sessionCookie,
     async close() {
+      await reads.close();
       await jobOutbox.stop();
       await Promise.all(Object.values(queues).map((q) => q.close()));
       await systemMessages.stop();

@@ -53,6 +53,16 @@ export const settings = {
       .transform((v) => v === 'true' || v === '1' || v === 'yes'),
   /** A PEM key given inline, with `\n` escapes allowed (how most secret stores pass them). */
   pem: optionalString.transform((v) => v?.replace(/\\n/g, '\n')),
+  /** PostgreSQL URLs, comma-separated (read replicas); unset or empty = none. */
+  postgresUrlList: optionalString.refine(
+    (v) =>
+      v === undefined ||
+      v
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .every((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol)),
+    'must be postgresql:// URLs, comma-separated',
+  ),
 };
 
 /**
@@ -140,6 +150,21 @@ export const workerWatchdogSettings = {
    * the process restarts (worker-watchdog.ts); 0 turns the watchdog off.
    */
   WORKER_STUCK_AFTER_MS: z.coerce.number().int().min(0).default(120_000),
+};
+
+/**
+ * The read replica settings of a service that routes reads (sites, app-store, chat;
+ * docs/decisions/037-read-replicas.md). A service adds its own `<SERVICE>_DATABASE_REPLICA_URLS`.
+ */
+export const readReplicaSettings = {
+  /** Standbys of DATABASE_URL; unset = every read goes to the primary. */
+  DATABASE_REPLICA_URLS: settings.postgresUrlList,
+  /** A replica further behind than this is skipped until it catches up. */
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+};
+export type ReadReplicaConfig = {
+  DATABASE_REPLICA_URLS?: string;
+  DATABASE_REPLICA_MAX_LAG_MS: number;
 };
 
 /** Used outside production only, so a dev machine needs no setup. */

@@ -54,11 +54,16 @@ export function createOpsHandler(options: OpsOptions): RequestListener {
     const head = req.method === 'HEAD';
     if (path === '/healthz') return json(res, 200, { status: 'ok' }, head);
     if (path === '/readyz') {
-      void runChecks(checks).then(({ ready, checks: results }) =>
+      // Degraded is still ready (200): the process serves, with less (health.ts).
+      void runChecks(checks).then(({ ready, checks: results, degraded }) =>
         json(
           res,
           ready ? 200 : 503,
-          { status: ready ? 'ready' : 'unavailable', checks: results },
+          {
+            status: !ready ? 'unavailable' : degraded ? 'degraded' : 'ready',
+            checks: results,
+            ...(degraded ? { degraded } : {}),
+          },
           head,
         ),
       );

@@ -3,8 +3,14 @@
 // own clients (Prisma, queues) and its app.
 import type { RequestListener } from 'node:http';
 import type { Worker } from 'bullmq';
-import type { BaseConfig } from '../ops/config.js';
-import { resolveDatabaseTarget, type DatabaseTarget } from '../data/database-url.js';
+import type { BaseConfig, ReadReplicaConfig } from '../ops/config.js';
+import {
+  replicaName,
+  resolveDatabaseTarget,
+  resolveReplicaTargets,
+  type DatabaseTarget,
+} from '../data/database-url.js';
+import { createReadRouter, type ReadRouter, type ReadRouting } from '../data/read-router.js';
 import { startService, type Resource, type RunningService, type StartOptions } from './lifecycle.js';
 import { createLogger, type Logger } from '../ops/logger.js';
 import { createMetrics, type Metrics } from '../ops/metrics.js';
@@ -36,6 +42,20 @@ export interface ServiceRuntime {
    * to start a fresh one. Call before `serve`; `stuckAfterMs` 0 watches nothing.
    */
   watchWorkers(workers: Worker[], stuckAfterMs: number): void;
+  /**
+   * The read router of the service (read-router.ts): its replicas are its own
+   * `<SERVICE>_DATABASE_REPLICA_URLS`, or DATABASE_REPLICA_URLS when its tables are in the
+   * shared database (resolveReplicaTargets), each on the primary's schema; `replica` builds
+   * what the service reads with on one of them. Close it with the service's resources.
+   */
+  readRouter<C, N extends string>(opts: {
+    routing: Record<N, ReadRouting>;
+    primaryTarget: DatabaseTarget;
+    primary: C;
+    ownUrl: string | undefined;
+    ownReplicaUrls: string | undefined;
+    replica: (target: DatabaseTarget) => { client: C; close: () => Promise<void> };
+  }): ReadRouter<C, N>;
 }
 
 /**
@@ -49,7 +69,7 @@ export async function closeRedis(redis: Redis): Promise<void> {
 
 export function createRuntime(
   name: ServiceName,
-  config: BaseConfig & { PORT: number },
+  config: BaseConfig & { PORT: number } & Partial<ReadReplicaConfig>,
   options: { redisForQueues?: boolean } = {},
 ): ServiceRuntime {
   const logger = createLogger(name, config.LOG_LEVEL);
@@ -73,6 +93,29 @@ export function createRuntime(
         ...resolveDatabaseTarget(ownUrl, config.DATABASE_URL, schema),
         queryTimeoutMs: config.PG_QUERY_TIMEOUT_MS,
       };
+    },
+    readRouter(opts) {
+      const targets = resolveReplicaTargets(
+        { own: opts.ownReplicaUrls, shared: config.DATABASE_REPLICA_URLS, ownPrimary: opts.ownUrl },
+        opts.primaryTarget,
+      );
+      if (targets.length > 0)
+        logger.info(
+          { replicas: targets.map(replicaName), maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS },
+          'read replicas',
+        );
+      return createReadRouter({
+        service: name,
+        routing: opts.routing,
+        primary: opts.primary,
+        primaryTarget: opts.primaryTarget,
+        replicas: targets.map((target) => ({ name: replicaName(target), target, ...opts.replica(target) })),
+        maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS,
+        redis,
+        redisPrefix: config.REDIS_PREFIX,
+        registry: metrics.registry,
+        logger,
+      });
     },
     watchWorkers(workers, stuckAfterMs) {
       if (stuckAfterMs <= 0 || workers.length === 0) return;

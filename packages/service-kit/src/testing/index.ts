@@ -18,9 +18,15 @@ export interface TestDatabase {
   drop: () => Promise<void>;
 }
 
-/** A fresh schema with the service's migrations applied. */
-export async function createTestDatabase(migrationsDir: string): Promise<TestDatabase> {
-  const base = resolveDatabaseTarget(undefined, TEST_DATABASE_URL, 'public');
+/**
+ * A fresh schema with the service's migrations applied, on TEST_DATABASE_URL or on `url`
+ * (a throwaway primary of the replica harness).
+ */
+export async function createTestDatabase(
+  migrationsDir: string,
+  options: { url?: string } = {},
+): Promise<TestDatabase> {
+  const base = resolveDatabaseTarget(undefined, options.url ?? TEST_DATABASE_URL, 'public');
   const target = { ...base, schema: `t_${suffix()}` };
   await ensureDatabaseAndSchema(target);
   await applyMigrationSql(target, migrationsDir);
@@ -70,6 +76,11 @@ export {
   type TestRedisCluster,
 } from './redis-cluster-harness.js';
 export { overrideCatalogueLimits } from './catalogue-override.js';
+export {
+  startReplicaCluster,
+  type TestPostgresNode,
+  type TestReplicaCluster,
+} from './replica-harness.js';
 
 /**
  * Polls `probe` until it answers something other than `undefined`, and returns that; throws

@@ -12,6 +12,8 @@ import type { AppStore } from '../store/store.js';
 export interface ReportAppDeps {
   store: AppStore;
   listing: Listing;
+  /** The read router's `wrote`: the reporter's next reads see their report. */
+  wrote: (caller: string) => Promise<void>;
   systemMessages: Pick<OutboxRelay, 'nudge'>;
   jobs?: Pick<OutboxRelay, 'nudge'>;
   /** HMAC key of the reporter-network hash stored with each report. */
@@ -39,9 +41,9 @@ export async function reportApp(
       throw conflict('You have already reported this app');
   }
   if (result.blockedNow) {
-    await deps.listing.invalidate({ totals: true });
+    await deps.listing.invalidate({ totals: true, caller: caller.userId });
     deps.systemMessages.nudge();
     deps.jobs?.nudge();
-  }
+  } else await deps.wrote(caller.userId);
   return reportOutcome(result.reportCount);
 }

@@ -27,6 +27,6 @@ export async function submitApp(
     if (err instanceof SlugTaken) throw conflict(ERROR_MESSAGES.slugTaken);
     throw err;
   }
-  await deps.listing.invalidate({ totals: true });
+  await deps.listing.invalidate({ totals: true, caller: caller.userId });
   return created;
 }

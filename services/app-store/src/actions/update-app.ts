@@ -33,6 +33,9 @@ export async function updateApp(
     await deps.store.upsertDeveloper({ userId, email, username });
   }
   const updated = await deps.store.updateApp(found.id, changes);
-  await deps.listing.invalidate({ totals: changesListingMembership(changes) });
+  await deps.listing.invalidate({
+    totals: changesListingMembership(changes),
+    caller: caller.userId,
+  });
   return updated;
 }

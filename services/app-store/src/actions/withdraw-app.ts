@@ -11,6 +11,8 @@ import type { WithdrawResult, WithdrawalStore } from '../store/withdrawal-store.
 export interface WithdrawDeps {
   withdrawals: WithdrawalStore;
   listing: Listing;
+  /** The read router's `wrote`: the author's /me/apps shows the withdrawal at once. */
+  wrote?: (caller: string) => Promise<void>;
 }
 
 export interface WithdrawOptions {
@@ -25,7 +27,9 @@ async function withdrawOne(
   opts: WithdrawOptions,
 ): Promise<WithdrawResult> {
   const result = await deps.withdrawals.withdraw(slug, authorId, opts);
-  if (result.kind === 'done' && result.wasListed) await deps.listing.invalidate({ totals: true });
+  if (result.kind !== 'done') return result;
+  if (result.wasListed) await deps.listing.invalidate({ totals: true, caller: authorId });
+  else await deps.wrote?.(authorId);
   return result;
 }
 

@@ -19,6 +19,7 @@ import { submitApp } from '../actions/submit-app.js';
 import { updateApp } from '../actions/update-app.js';
 import { withdrawApp } from '../actions/withdraw-app.js';
 import type { Listing } from '../store/listing.js';
+import type { AppStoreReads } from '../store/read-routing.js';
 import type { RateLimits } from './rate-limits.js';
 import type { AppStore } from '../store/store.js';
 import type { WithdrawalStore } from '../store/withdrawal-store.js';
@@ -26,6 +27,10 @@ import type { WithdrawalStore } from '../store/withdrawal-store.js';
 export interface AppsRoutesDeps {
   store: AppStore;
   listing: Listing;
+  /** Where the detail is read (store/read-routing.ts); `wrote` after the writes here. */
+  reads: AppStoreReads;
+  /** The report's and the withdrawal's `wrote` (reads.wrote for a known caller). */
+  wrote: (caller: string) => Promise<void>;
   limits: RateLimits;
   authenticate: (requirement: AuthRequirement) => RequestHandler;
   /** The app_blocked message is already in the outbox; this only hurries its relay. */
@@ -40,7 +45,7 @@ export interface AppsRoutesDeps {
 }
 
 export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
-  const { store, listing, limits, authenticate } = deps;
+  const { listing, limits, authenticate } = deps;
   const publicLimit = limits.public.middleware;
   const authenticatedLimit = limits.authenticated.middleware;
 
@@ -63,7 +68,12 @@ export function appsRoutes(app: Express, deps: AppsRoutesDeps): void {
 
   app.get('/api/v1/apps/:slug', publicLimit, async (req, res) => {
     const { slug } = AppSlugParams.parse(req.params);
-    const found = await store.findApprovedBySlug(slug);
+    const found = await deps.reads.read(
+      'appDetail',
+      undefined,
+      (c) => c.store.findApprovedBySlug(slug),
+      { confirmOnPrimary: (app) => app === null },
+    );
     if (!found) throw notFound(ERROR_MESSAGES.appNotFound);
     res.json({ app: toDetail(found) });
   });

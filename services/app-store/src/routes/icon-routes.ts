@@ -7,12 +7,14 @@ import { APP_HAS_NO_ICON, APP_ICON_HEADERS, AppSlugParams, ERROR_MESSAGES } from
 import { notFound } from '@svc/service-kit';
 import { iconEtag, ifNoneMatchHits } from '../domain/icon-etag.js';
 import type { RateLimits } from './rate-limits.js';
-import type { AppStore } from '../store/store.js';
+import type { AppStoreReads } from '../store/read-routing.js';
 
-export function iconRoutes(app: Express, deps: { store: AppStore; limits: RateLimits }): void {
+export function iconRoutes(app: Express, deps: { reads: AppStoreReads; limits: RateLimits }): void {
   app.get('/api/v1/apps/:slug/icon', deps.limits.public.middleware, async (req, res) => {
     const { slug } = AppSlugParams.parse(req.params);
-    const found = await deps.store.findApprovedIcon(slug);
+    const found = await deps.reads.read('appIcon', undefined, (c) => c.store.findApprovedIcon(slug), {
+      confirmOnPrimary: (icon) => icon === null,
+    });
     if (!found) throw notFound(ERROR_MESSAGES.appNotFound);
     if (found.iconSvg === null) throw notFound(APP_HAS_NO_ICON);
     const etag = iconEtag(found.iconSvg);

@@ -16,6 +16,7 @@ import { toMyApp } from '../domain/app-record.js';
 import { avatarUrl } from '../domain/avatar.js';
 import type { RateLimits } from './rate-limits.js';
 import type { Listing } from '../store/listing.js';
+import type { AppStoreReads } from '../store/read-routing.js';
 import type { AppStore } from '../store/store.js';
 
 export function meRoutes(
@@ -24,6 +25,8 @@ export function meRoutes(
     store: AppStore;
     authors: AuthorStore;
     listing: Listing;
+    /** Where the caller's reads go (store/read-routing.ts); `wrote` after their writes. */
+    reads: AppStoreReads;
     limits: RateLimits;
     authenticate: (requirement: AuthRequirement) => RequestHandler;
   },
@@ -45,9 +48,13 @@ export function meRoutes(
   });
 
   app.get('/api/v1/me/apps', ...sessionOrKey, async (req, res) => {
-    const rows = await store.myApps(callerOf(req).userId);
-    const blocks = await deps.authors.blocks(rows);
-    res.json({ apps: rows.map((row) => toMyApp(row, blocks.get(row.id))) });
+    const userId = callerOf(req).userId;
+    const apps = await deps.reads.read('myApps', userId, async (c) => {
+      const rows = await c.store.myApps(userId);
+      const blocks = await c.authors.blocks(rows);
+      return rows.map((row) => toMyApp(row, blocks.get(row.id)));
+    });
+    res.json({ apps });
   });
 
   // The author's appeal of their blocked app's current block (once per block).
@@ -57,6 +64,7 @@ export function meRoutes(
     const result = await deps.authors.appeal(slug, callerOf(req).userId, text);
     if (result.kind === 'not-found') throw notFound(ERROR_MESSAGES.appNotFound);
     if (result.kind === 'conflict') throw conflict(result.message);
+    await deps.reads.wrote(callerOf(req).userId);
     const body: AppealResponse = {
       slug: result.slug,
       appeal: { text: result.text, created_at: result.createdAt.toISOString() },
@@ -68,9 +76,10 @@ export function meRoutes(
   app.get('/api/v1/me/apps/:slug/audit', ...sessionOrKey, async (req, res) => {
     const { slug } = AppSlugParams.parse(req.params);
     const query = AuthorAuditQuery.parse(req.query);
+    const userId = callerOf(req).userId;
     let found;
     try {
-      found = await deps.authors.audit(slug, callerOf(req).userId, query);
+      found = await deps.reads.read('myAppAudit', userId, (c) => c.authors.audit(slug, userId, query));
     } catch (err) {
       if (err instanceof RangeError) throw badRequest('Invalid cursor');
       throw err;
@@ -86,7 +95,8 @@ export function meRoutes(
   });
 
   app.get('/api/v1/me/installed', ...sessionOrKey, async (req, res) => {
-    res.json({ apps: await store.installedApps(callerOf(req).userId) });
+    const userId = callerOf(req).userId;
+    res.json({ apps: await deps.reads.read('installed', userId, (c) => c.store.installedApps(userId)) });
   });
 
   app.put('/api/v1/me/installed/:slug', ...sessionOnly, async (req, res) => {
@@ -94,13 +104,14 @@ export function meRoutes(
     if (!(await store.install(callerOf(req).userId, slug)))
       throw notFound(ERROR_MESSAGES.appNotFound);
     // Downloads order the listing.
-    await deps.listing.invalidate({ totals: false });
+    await deps.listing.invalidate({ totals: false, caller: callerOf(req).userId });
     res.json({ installed: true });
   });
 
   app.delete('/api/v1/me/installed/:slug', ...sessionOnly, async (req, res) => {
     const { slug } = AppSlugParams.parse(req.params);
     await store.uninstall(callerOf(req).userId, slug);
+    await deps.reads.wrote(callerOf(req).userId);
     res.status(204).end();
   });
 }

@@ -99,7 +99,8 @@ export function moderationRoutes(app: Express, deps: ModerationRoutesDeps): void
       const result = await moderation.moderate(slug, name, caller.userId, reason);
       if (result.kind === 'not-found') throw notFound(ERROR_MESSAGES.appNotFound);
       if (result.kind === 'conflict') throw conflict(result.message);
-      if (changesListing(result.before, result.after)) await listing.invalidate({ totals: true });
+      if (changesListing(result.before, result.after))
+        await listing.invalidate({ totals: true, caller: caller.userId });
       if (result.after === 'blocked' && result.before !== 'blocked') deps.systemMessages.nudge();
       // A block or restore wrote the author's e-mail into the job outbox.
       if (changesListing(result.before, result.after)) deps.jobs?.nudge();

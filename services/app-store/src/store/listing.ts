@@ -64,14 +64,20 @@ export function createListingTotals(redis: Redis, prefix: string, logger: Logger
 export interface Listing {
   /** The UTF-8 JSON of `{ apps, meta }` (a Buffer, so a cached answer is encoded once). */
   body(query: AppListQuery): Promise<Buffer>;
-  /** After any write that can change a listing (membership, order or fields). */
-  invalidate(opts: { totals: boolean }): Promise<void>;
+  /**
+   * After any write that can change a listing (membership, order or fields), by `caller`:
+   * first the write's position for the caller's and this process's reads (`wrote`), so the
+   * reload never comes from a replica without the write; then the caches.
+   */
+  invalidate(opts: { totals: boolean; caller?: string }): Promise<void>;
 }
 
 export function createListing(deps: {
   reader: ListingReader;
   totals: ListingTotals;
   pageCacheMs: number;
+  /** The read router's `wrote` (read-routing.ts); default: nothing to record. */
+  wrote?: (caller: string | undefined) => Promise<void>;
   now?: () => number;
 }): Listing {
   const pages = createLoadingCache<Buffer>({
@@ -97,7 +103,8 @@ export function createListing(deps: {
       // across a write (invalidate) is returned but not kept.
       return pages.get(key, () => build(filter, query));
     },
-    async invalidate({ totals }) {
+    async invalidate({ totals, caller }) {
+      await deps.wrote?.(caller);
       pages.clear();
       if (totals) await deps.totals.invalidate();
     },

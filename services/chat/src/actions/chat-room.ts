@@ -19,9 +19,12 @@ import type { GeoLookup } from '../clients/geo-lookup.js';
 import type { MessageSender } from '../domain/moderation-audit.js';
 import { muteKeyOf } from '../store/mute-keys.js';
 import type { ChatStore } from '../store/store.js';
+import type { ChatReads } from '../store/read-routing.js';
 
 export interface ChatRoomDeps {
   store: ChatStore;
+  /** Where GET /api/messages reads (store/read-routing.ts); unset = `store`. */
+  reads?: ChatReads;
   events: EventPublisher;
   redis: Redis;
   redisPrefix: string;
@@ -90,7 +93,10 @@ export function createChatRoom(deps: ChatRoomDeps) {
   }
 
   return {
-    list: (limit: number) => store.listRecent(limit),
+    list: (limit: number) =>
+      deps.reads
+        ? deps.reads.read('messages', undefined, (s) => s.listRecent(limit))
+        : store.listRecent(limit),
     /** The audit log of deletions and mutes, newest first (docs/decisions/024-audit-log-per-service.md). */
     audit: (query: ListAuditQuery) => store.audit(query),
 

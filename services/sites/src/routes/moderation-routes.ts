@@ -14,7 +14,7 @@ export const SITE_NOT_HIDDEN = 'Site is not hidden';
 
 export function moderationRoutes(
   app: Express,
-  deps: { store: SiteStore; invalidateCaches: () => void },
+  deps: { store: SiteStore; invalidateCaches: (moderatorId: string) => Promise<void> },
 ): void {
   const { store } = deps;
 
@@ -36,7 +36,7 @@ export function moderationRoutes(
     const outcome = await store.hide(id, reason, req.caller!.userId);
     if (outcome.kind === 'not-found') throw notFound(SITE_NOT_FOUND);
     if (outcome.kind === 'already-hidden') throw new HttpError(409, SITE_ALREADY_HIDDEN);
-    deps.invalidateCaches();
+    await deps.invalidateCaches(req.caller!.userId);
     res.json({
       site_id: id,
       hidden: true,
@@ -50,7 +50,7 @@ export function moderationRoutes(
     const outcome = await store.restore(id, req.caller!.userId);
     if (outcome.kind === 'not-found') throw notFound(SITE_NOT_FOUND);
     if (outcome.kind === 'not-hidden') throw new HttpError(409, SITE_NOT_HIDDEN);
-    deps.invalidateCaches();
+    await deps.invalidateCaches(req.caller!.userId);
     res.json({ site_id: id, hidden: false });
   });
 }

@@ -24,6 +24,7 @@ import { sendEncodedJson } from './send-encoded-json.js';
 import { listSites, type ListCaches } from '../actions/list-sites.js';
 import { toSite } from '../store/site-record.js';
 import type { SiteListReader } from '../store/site-list-reader.js';
+import type { SitesReads } from '../store/read-routing.js';
 import type { SiteStore } from '../store/site-store.js';
 import type { SubmissionStore } from '../store/submission-store.js';
 import { submitSite } from '../actions/submit-site.js';
@@ -48,8 +49,10 @@ export interface SiteRoutesDeps {
   captcha?: CaptchaVerifier;
   pageFetcher: PageFetcher;
   hashIp: IpHasher;
+  /** The listing's reads, routed (the 'listSites' read of store/read-routing.ts). */
   listReader: SiteListReader;
   listCache: ListCaches;
+  reads: SitesReads;
 }
 
 export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
@@ -89,6 +92,9 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
         idempotencyKey: key.key,
       },
     );
+    // The submitter's next reads, and this process's reloads, see the submission (a replay's
+    // too: its first answer may have been cut short before saying so).
+    await deps.reads.wrote(req.caller?.userId);
     if (answer.isNew && !answer.replayed) deps.listCache.clear();
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(answer.status).type('application/json').send(answer.body);
@@ -99,7 +105,8 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
   });
 
   app.get('/api/sites/my-submissions', requireSession, async (req, res) => {
-    const rows = await store.mySubmissions(req.caller!.userId);
+    const userId = req.caller!.userId;
+    const rows = await deps.reads.read('mySubmissions', userId, (c) => c.store.mySubmissions(userId));
     res.json({ sites: rows.map(toSite) });
   });
 
@@ -110,7 +117,10 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
   app.get('/api/sites/:id', async (req, res) => {
     const params = SiteIdParams.safeParse(req.params);
     if (!params.success) throw notFound(SITE_NOT_FOUND);
-    const site = await store.findById(params.data.id);
+    const id = params.data.id;
+    const site = await deps.reads.read('siteDetail', req.caller?.userId, (c) => c.store.findById(id), {
+      confirmOnPrimary: (found) => found === null,
+    });
     if (!site) throw notFound(SITE_NOT_FOUND);
     // A hidden site is a 404 for everyone but moderators, who see it marked `hidden: true`.
     if (site.hiddenAt) {
@@ -135,6 +145,7 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
       });
     }
     setRateLimitHeaders(res, { limit: outcome.limit, remaining: outcome.creditsAfter, resetSeconds: reset });
+    await deps.reads.wrote(req.caller?.userId);
     deps.listCache.clear();
     res.json({ site: toSite(outcome.site), credits: outcome.creditsAfter });
   });
@@ -149,6 +160,7 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
     const outcome = await store.claim(id, req.caller?.userId ?? null);
     if (outcome.kind === 'not-found') throw notFound(SITE_NOT_FOUND);
     if (outcome.kind === 'already-claimed') throw badRequest(ALREADY_CLAIMED);
+    await deps.reads.wrote(req.caller?.userId);
     res.json({ site: toSite(outcome.site), verified: true });
   });
 }

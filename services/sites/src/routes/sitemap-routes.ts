@@ -4,13 +4,17 @@
 // `invalidate`); other processes' renders expire within CACHE_MS.
 import type { Express } from 'express';
 import { renderSitemap, sitePagePath, type SitemapEntry } from '../domain/sitemap.js';
-import type { SiteStore } from '../store/site-store.js';
 
 const CACHE_MS = 10 * 60_000;
 
 export function sitemapRoutes(
   app: Express,
-  deps: { store: SiteStore; publicBaseUrl: string; maxSites: number },
+  deps: {
+    /** The most relevant visible sites (routed: store/read-routing.ts). */
+    sitemapSites: (limit: number) => Promise<Array<{ id: string; lastActivityAt: Date }>>;
+    publicBaseUrl: string;
+    maxSites: number;
+  },
 ): { invalidate(): void } {
   const origin = deps.publicBaseUrl.replace(/\/+$/, '');
   let cached: { xml: string; until: number } | undefined;
@@ -19,7 +23,7 @@ export function sitemapRoutes(
 
   async function render(): Promise<string> {
     const started = generation;
-    const sites = await deps.store.sitemapSites(deps.maxSites);
+    const sites = await deps.sitemapSites(deps.maxSites);
     const entries: SitemapEntry[] = [
       { path: '/' },
       ...sites.map((s) => ({ path: sitePagePath(s.id), lastModified: s.lastActivityAt })),
