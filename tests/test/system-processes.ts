@@ -35,7 +35,7 @@ export const migrationsOf = (service: ServiceWithDatabase) =>
   fileURLToPath(new URL(`../../services/${service}/prisma/migrations`, import.meta.url));
 
 export interface StartOptions {
-  /** How long /healthz may take to answer 200 (default 20 s). */
+  /** How long /healthz may take to answer 200 (default 60 s: a loaded 2-core CI machine starts several processes at once). */
   healthTimeoutMs?: number;
   /** Listen on this port (picked with freePort beforehand) instead of a fresh one. */
   port?: number;
@@ -107,7 +107,7 @@ export function createTestSystem(): TestSystem {
         console.error(`${entry} on port ${proc.port} exited (code ${code}, signal ${signal}) during the tests:\n${proc.output()}`);
       }
     });
-    await waitForOk(proc, '/healthz', options.healthTimeoutMs ?? 20_000);
+    await waitForOk(proc, '/healthz', options.healthTimeoutMs ?? 60_000);
     return proc;
   };
 
