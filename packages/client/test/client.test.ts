@@ -326,6 +326,13 @@ describe('paths and queries', () => {
     expect(url.searchParams.get('page')).toBe('2');
   });
 
+  it('passes a listing cursor as it was given', async () => {
+    await client().sites.list({ sort: 'recent', cursor: 'WyJyZWNlbnQiLCIyMDI2Il0_-' });
+    const url = new URL(api.last().url, 'http://x');
+    expect(url.searchParams.get('cursor')).toBe('WyJyZWNlbnQiLCIyMDI2Il0_-');
+    expect(url.searchParams.has('page')).toBe(false);
+  });
+
   it('asks for a deletion for good only when told to', async () => {
     await client().apps.withdraw('abc');
     expect([api.last().method, api.last().url]).toEqual(['DELETE', '/api/v1/apps/abc']);

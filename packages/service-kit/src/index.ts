@@ -18,6 +18,7 @@ export * from './data/audit-log.js';
 export * from './data/database-url.js';
 export * from './data/ids.js';
 export * from './data/loading-cache.js';
+export * from './data/match-total.js';
 export * from './data/migrations.js';
 export * from './data/pg-transaction.js';
 export * from './data/prisma-adapter.js';

@@ -61,6 +61,8 @@ export interface AppDeps {
   rateLimitScale?: number;
   /** How long each process reuses a listing answer (ms, 0 = off); default 1000. */
   listingCacheMs?: number;
+  /** How long a listing total is reused from Redis (ms, 0 = off); default 10 000. */
+  totalsCacheMs?: number;
   /** HMAC key of the reporter-network hash (IP_HASH_SECRET; main.ts always passes it). */
   ipHashSecret?: string;
   /** REPORT_DISTINCT_NETWORKS: one client network counts once toward the block threshold. */
@@ -77,7 +79,7 @@ export function buildApp(deps: AppDeps): Express {
   });
   const listing = createListing({
     reader: createListingReader(deps.listingPool),
-    totals: createListingTotals(deps.redis, deps.redisPrefix, deps.logger),
+    totals: createListingTotals(deps.redis, deps.redisPrefix, deps.logger, deps.totalsCacheMs ?? 10_000),
     pageCacheMs: deps.listingCacheMs ?? 1000,
   });
   const limits = createRateLimits({

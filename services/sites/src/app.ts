@@ -97,6 +97,7 @@ export function buildApp(deps: AppDeps): Express {
       );
       app.use(sessionMiddleware({ publicKey: deps.publicKey, redis, prefix: redisPrefix }));
       const listCache = createListCaches(deps.listCacheMs ?? 0, deps.countCacheMs ?? 0);
+      const listReader = createSiteListReader(deps.listingPool);
       siteRoutes(app, {
         store,
         submissions: createSubmissionStore(deps.listingPool),
@@ -107,7 +108,7 @@ export function buildApp(deps: AppDeps): Express {
         captcha: deps.captcha,
         pageFetcher: deps.pageFetcher,
         hashIp: deps.hashIp,
-        listReader: createSiteListReader(deps.listingPool),
+        listReader,
         listCache,
       });
       clickRoutes(app, { store, redis, redisPrefix });
