@@ -225,6 +225,7 @@ describe('credentials', () => {
           '/llms.txt',
           '/llms-full.txt',
           '/sitemap.xml',
+          '/sitemap-{n}.xml',
           '/api/daily-bg/image',
           // An image for <img src>: iconUrl builds its path (tested below).
           '/api/v1/apps/{slug}/icon',

@@ -68,6 +68,15 @@ export type Site = z.infer<typeof Site>;
 export const SiteIdParams = z.object({ id: Id.meta({ param: { description: 'The site’s id' } }) });
 export type SiteIdParams = z.infer<typeof SiteIdParams>;
 
+/** Path parameter `{n}` of /sitemap-{n}.xml: a file of the sitemap index, from 1. */
+export const SitemapFileParams = z.object({
+  n: z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}$/)
+    .meta({ param: { description: 'The file’s number, from 1 (as /sitemap.xml lists them)' } }),
+});
+export type SitemapFileParams = z.infer<typeof SitemapFileParams>;
+
 // ---- listing ---------------------------------------------------------------------------
 
 export const SiteListQuery = z.object({

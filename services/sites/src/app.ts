@@ -30,6 +30,7 @@ import { siteRoutes, type PageFetcher } from './routes/site-routes.js';
 import { sitemapRoutes } from './routes/sitemap-routes.js';
 import { createSiteListReader } from './store/site-list-reader.js';
 import { createSiteStore } from './store/site-store.js';
+import { createSitemapReader } from './store/sitemap-reader.js';
 import { createSubmissionStore } from './store/submission-store.js';
 import { createUserDeletionStore } from './store/user-deletion-store.js';
 import { createUserExportStore } from './store/user-export-store.js';
@@ -39,8 +40,8 @@ export interface AppDeps {
   metrics?: Metrics;
   db: PrismaClient;
   /**
-   * Plain pg pool on the same schema: GET /api/sites (store/site-list-reader.ts) and the
-   * submission transaction (store/submission-store.ts).
+   * Plain pg pool on the same schema: GET /api/sites (store/site-list-reader.ts), the
+   * sitemap (store/sitemap-reader.ts) and the submission transaction (store/submission-store.ts).
    */
   listingPool: pg.Pool;
   /** Request-path Redis (fails fast): rate limits, sessions, daily background cache. */
@@ -65,6 +66,8 @@ export interface AppDeps {
   /** Origin of the public site, for absolute sitemap URLs. */
   publicBaseUrl: string;
   sitemapMaxSites?: number;
+  /** How long a rendered sitemap file is served again (SITEMAP_CACHE_MS); default 10 min. */
+  sitemapCacheMs?: number;
   /** GET /api/sites page cache lifetime (actions/list-sites.ts); default 0 = off. */
   listCacheMs?: number;
   /** GET /api/sites match-count cache lifetime; default 0 = off. */
@@ -115,9 +118,11 @@ export function buildApp(deps: AppDeps): Express {
       bookmarkRoutes(app, { store, redis, redisPrefix });
       dailyBgRoutes(app, deps.dailyBg);
       const sitemap = sitemapRoutes(app, {
-        store,
+        reader: createSitemapReader(deps.listingPool),
+        listReader,
         publicBaseUrl: deps.publicBaseUrl,
         maxSites: deps.sitemapMaxSites ?? 10_000,
+        cacheMs: deps.sitemapCacheMs ?? 10 * 60_000,
       });
       moderationRoutes(app, {
         store,

@@ -99,6 +99,7 @@ async function main(): Promise<void> {
     hashIp,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     sitemapMaxSites: config.SITEMAP_MAX_SITES,
+    sitemapCacheMs: config.SITEMAP_CACHE_MS,
     listCacheMs: config.SITES_LIST_CACHE_MS,
     countCacheMs: config.SITES_COUNT_CACHE_MS,
     trustProxy: config.TRUSTED_PROXIES,

@@ -189,6 +189,9 @@ describe('sites schema', () => {
     expect(defs.get('sites_url_key')).toMatch(/UNIQUE INDEX .* \(url\)/);
     expect(defs.get('sites_hot_idx')).toMatch(/\(hot_score DESC, id\) WHERE \(hidden_at IS NULL\)/);
     expect(defs.get('sites_recent_idx')).toMatch(/\(first_submitted_at DESC, id\) WHERE \(hidden_at IS NULL\)/);
+    expect(defs.get('sites_sitemap_idx')).toMatch(
+      /\(hashtext\(id\), id\) INCLUDE \(last_activity_at\) WHERE \(hidden_at IS NULL\)/,
+    );
     expect(defs.get('sites_tags_idx')).toMatch(/USING gin \(tags\)/);
     expect(defs.get('sites_search_idx')).toMatch(/USING gin \(search_document\)/);
     expect(defs.get('sites_scrape_pending_idx')).toMatch(/WHERE \(scrape_status = 'pending'/);
@@ -199,7 +202,7 @@ describe('sites schema', () => {
     expect(defs.get('boosts_ip_day_idx')).toMatch(/\(ip_hash, day\)/);
   });
 
-  it('serves the visible sites’ hot order from its index alone (no sort step)', async () => {
+  it('serves the visible sites’ hot order and a sitemap file from their indexes alone (no sort step)', async () => {
     const explain = (sql: string) =>
       db.$transaction(async (tx) => {
         await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
@@ -211,6 +214,11 @@ describe('sites schema', () => {
     );
     expect(hot).toMatch(/Index Only Scan using sites_hot_idx/);
     expect(hot).not.toMatch(/\bSort\b/);
+    const file = await explain(
+      `SELECT id, last_activity_at FROM "${schema}".sites WHERE hidden_at IS NULL AND hashtext(id) >= 0 AND hashtext(id) < 1000 ORDER BY hashtext(id), id`,
+    );
+    expect(file).toMatch(/Index Only Scan using sites_sitemap_idx/);
+    expect(file).not.toMatch(/\bSort\b/);
   });
 });
 
