@@ -141,7 +141,14 @@ async function dataFacts(pg, schemas, terms) {
 async function explainPlans(pg, schemas, terms) {
   const sites = await import(pathToFileURL(path.join(ROOT, 'services/sites/dist/domain/site-list-query.js')).href);
   const apps = await import(pathToFileURL(path.join(ROOT, 'services/app-store/dist/domain/listing-query.js')).href);
-  const page = (f) => sites.siteListPageQuery({ sort: 'hot', page: 1, ...f });
+  const page = ({ page: n = 1, ...f }) => sites.siteListPageQuery({ sort: 'hot', start: { offset: (n - 1) * 60 }, ...f });
+  const where = (f) => sites.siteListWhere(f);
+  const estimate = (f) => ({ sql: `SELECT 1 FROM sites s WHERE ${where(f).sql}`, params: where(f).params, explainOnly: true });
+  const capped = (f) => {
+    const w = where(f);
+    return { sql: `SELECT count(*)::int AS total FROM (SELECT 1 FROM sites s WHERE ${w.sql} LIMIT $${w.params.length + 1}) m`, params: [...w.params, 1001] };
+  };
+  const appsWhere = apps.listingWhere({ q: terms.common });
   const queries = [
     ['sites', 'hot, page 1', page({})],
     ['sites', 'recent, page 1', page({ sort: 'recent' })],
@@ -150,12 +157,17 @@ async function explainPlans(pg, schemas, terms) {
     ['sites', `search=${terms.rare} (rare), page 1`, page({ search: terms.rare })],
     ['sites', `search=${terms.chinese} (2 characters), page 1`, page({ search: terms.chinese })],
     ['sites', 'hot, page 100', page({ page: 100 })],
-    ['sites', 'count, no filter', sites.siteListCountQuery({})],
-    ['sites', 'count, tag=技术', sites.siteListCountQuery({ tag: '技术' })],
-    ['sites', `count, search=${terms.common}`, sites.siteListCountQuery({ search: terms.common })],
-    ['sites', `count, search=${terms.chinese}`, sites.siteListCountQuery({ search: terms.chinese })],
-    ['apps', `q=${terms.common}, first page`, apps.listingPageQuery({ q: terms.common }, 50, 0)],
-    ['apps', `count, q=${terms.common}`, apps.listingCountQuery({ q: terms.common })],
+    ['sites', 'exact count, no filter (before: every request)', sites.siteListCountQuery?.({}) ?? { sql: `SELECT count(*)::int FROM sites s WHERE ${where({}).sql}`, params: [] }],
+    ['sites', 'total estimate, no filter (EXPLAIN only)', estimate({})],
+    ['sites', `total estimate, search=${terms.common} (EXPLAIN only)`, estimate({ search: terms.common })],
+    ['sites', `capped count, search=${terms.rare}`, capped({ search: terms.rare })],
+    ['sites', 'sitemap file (1 of 128 hash ranges)', {
+      sql: `SELECT s.id, s.last_activity_at FROM sites s WHERE s.hidden_at IS NULL AND hashtext(s.id) >= $1::int8 AND hashtext(s.id) < $2::int8 ORDER BY hashtext(s.id), s.id LIMIT 49999`,
+      params: [0, 2 ** 32 / 128],
+    }],
+    ['apps', `q=${terms.common}, first page`, apps.listingPageQuery({ q: terms.common }, 51, 0)],
+    ['apps', `exact count, q=${terms.common} (before: every request past the Redis cache)`, apps.listingCountQuery({ q: terms.common })],
+    ['apps', `total estimate, q=${terms.common} (EXPLAIN only)`, { sql: `SELECT 1 FROM apps WHERE ${appsWhere.sql}`, params: appsWhere.params, explainOnly: true }],
     [
       'messages',
       'GET /api/messages (Prisma: newest 50 undeleted)',
@@ -168,9 +180,12 @@ async function explainPlans(pg, schemas, terms) {
   const out = [];
   for (const [kind, name, q] of queries) {
     await pg.query(`SET search_path TO ${schemas[kind]}`);
-    const { rows } = await pg.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`, q.params);
+    const t0 = performance.now();
+    const { rows } = await pg.query(`EXPLAIN ${q.explainOnly ? '' : '(ANALYZE, BUFFERS) '}${q.sql}`, q.params);
+    const planMs = performance.now() - t0;
     const plan = rows.map((r) => r['QUERY PLAN']);
-    const ms = Number(/Execution Time: ([0-9.]+) ms/.exec(plan.at(-1))?.[1]);
+    // EXPLAIN alone: what the total costs is the planning, timed from here.
+    const ms = q.explainOnly ? +planMs.toFixed(3) : Number(/Execution Time: ([0-9.]+) ms/.exec(plan.at(-1))?.[1]);
     out.push({ kind, name, ms, sql: q.sql, params: q.params, plan });
   }
   return out;
@@ -192,10 +207,13 @@ const PAGE_HEADERS = {
   'accept-language': 'en-US,en;q=0.9',
 };
 
-/** The cases: `api` ones are held to p99 < 50 ms at the large size, all to the ratio. */
+/** The cases: `api` ones are held to p99 < 50 ms at the large size, all but the floor to the ratio. */
 function casesFor(terms) {
   const q = encodeURIComponent;
   return [
+    // The floor: a fixed answer through the same gateway and service, what the machine's
+    // load alone does to a p99 at that moment (not a target).
+    { name: 'floor', api: false, path: () => '/api/sites/tags' },
     { name: 'hot', api: true, path: () => '/api/sites' },
     { name: 'recent', api: true, path: () => '/api/sites?sort=recent' },
     { name: 'tag', api: true, path: () => `/api/sites?tag=${q('技术')}` },
@@ -203,6 +221,7 @@ function casesFor(terms) {
     { name: 'search rare', api: true, path: () => `/api/sites?search=${q(terms.rare)}` },
     { name: 'search chinese', api: true, path: () => `/api/sites?search=${q(terms.chinese)}` },
     { name: 'page 100', api: true, path: () => '/api/sites?page=100' },
+    { name: 'cursor 100', api: true, path: (_f, live) => live.cursor100 && `/api/sites?cursor=${live.cursor100}` },
     { name: 'apps q', api: true, path: () => `/api/v1/apps?q=${q(terms.common)}` },
     { name: 'messages', api: true, path: () => '/api/messages' },
     {
@@ -213,13 +232,23 @@ function casesFor(terms) {
       body: () => JSON.stringify({ content: `growth bench ${readerSeq}` }),
     },
     { name: 'sitemap', api: true, path: () => '/sitemap.xml', headers: { 'accept-encoding': 'gzip' } },
+    // One file of the index (its middle one): thousands of URLs, judged by its ratio alone.
+    { name: 'sitemap file', api: false, path: (_f, live) => live.sitemapFile, headers: { 'accept-encoding': 'gzip' } },
     { name: 'site page', api: false, path: (facts) => `/site/${q(facts.siteId)}`, headers: PAGE_HEADERS },
   ];
 }
 
-async function measure(origin, c, facts, { connections, duration }) {
+/** What a stack answers that a case needs: page 100's cursor (page 99's next_cursor), a sitemap file. */
+async function liveFacts(origin) {
+  const p99 = await (await fetch(`${origin}/api/sites?page=99`)).json();
+  const index = await (await fetch(`${origin}/sitemap.xml`)).text();
+  const files = [...index.matchAll(/<sitemap><loc>[^<]*(\/sitemap-\d+\.xml)<\/loc>/g)].map((m) => m[1]);
+  return { cursor100: p99.next_cursor ?? null, sitemapFile: files[Math.floor(files.length / 2)] ?? null, sitemapFiles: files.length };
+}
+
+async function measure(origin, c, facts, live, { connections, duration }) {
   const r = await autocannon({
-    url: `${origin}${c.path(facts)}`,
+    url: `${origin}${c.path(facts, live)}`,
     connections,
     duration,
     method: c.method ?? 'GET',
@@ -245,7 +274,7 @@ async function measure(origin, c, facts, { connections, duration }) {
   };
 }
 
-async function runPhase(phase, stacks, cases, facts, load) {
+async function runPhase(phase, stacks, cases, facts, live, load) {
   console.log(`\nphase "${phase}": ${load.connections} connections, ${load.warmup} s warm-up + ${load.duration} s per case and size, ${load.rounds} round(s)`);
   const runs = [];
   for (let round = 1; round <= load.rounds; round++) {
@@ -253,8 +282,8 @@ async function runPhase(phase, stacks, cases, facts, load) {
     for (const c of cases) {
       for (const size of order) {
         const stack = stacks[size];
-        if (load.warmup > 0) await measure(stack.origin, c, facts[size], { ...load, duration: load.warmup });
-        const m = await measure(stack.origin, c, facts[size], load);
+        if (load.warmup > 0) await measure(stack.origin, c, facts[size], live[size], { ...load, duration: load.warmup });
+        const m = await measure(stack.origin, c, facts[size], live[size], load);
         runs.push({ phase, round, case: c.name, size, ...m });
         console.log(
           `  r${round} ${c.name.padEnd(15)} ${size.padEnd(5)} ${String(m.rps).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  ${m.bytesPerReq} B/req` +
@@ -280,10 +309,10 @@ async function runPhase(phase, stacks, cases, facts, load) {
     const misses = [];
     if (phase === 'off') {
       if (c.api && large.p99 >= P99_LIMIT_MS) misses.push(`p99 ${large.p99} ms ≥ ${P99_LIMIT_MS}`);
-      if (ratio.p99 > RATIO_LIMIT) misses.push(`p99 ratio ${ratio.p99} > ${RATIO_LIMIT}`);
+      if (c.name !== 'floor' && ratio.p99 > RATIO_LIMIT) misses.push(`p99 ratio ${ratio.p99} > ${RATIO_LIMIT}`);
     }
     if (small.failures + large.failures > 0) misses.push(`${small.failures + large.failures} failed requests`);
-    return { case: c.name, path: c.path(facts.large), api: c.api, small, large, ratio, misses };
+    return { case: c.name, path: c.path(facts.large, live.large), api: c.api, small, large, ratio, misses };
   });
 }
 
@@ -354,9 +383,14 @@ async function main() {
       for (const size of ['small', 'large']) {
         stacks[size] = await startStack({ name: `${phase}-${labels[size]}`, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, schemas: schemas[size], env });
       }
+      const live = { small: await liveFacts(stacks.small.origin), large: await liveFacts(stacks.large.origin) };
+      results.live = live;
+      // A case a stack cannot answer (no cursor, no sitemap index: the code before the fixes) is left out.
+      const runnable = cases.filter((c) => c.path(facts.small, live.small) && c.path(facts.large, live.large));
+      for (const c of cases.filter((x) => !runnable.includes(x))) console.log(`  case ${c.name}: not served by this build, left out`);
       // Every path once on both stacks (JIT, connections), then the measured rounds.
-      for (const c of cases) for (const size of ['small', 'large']) await measure(stacks[size].origin, c, facts[size], { ...load, duration: 1 });
-      const summary = await runPhase(phase, stacks, cases, facts, load);
+      for (const c of runnable) for (const size of ['small', 'large']) await measure(stacks[size].origin, c, facts[size], live[size], { ...load, duration: 1 });
+      const summary = await runPhase(phase, stacks, runnable, facts, live, load);
       results.phases[phase] = summary;
       printSummary(phase, summary, labels);
       ok &&= summary.every((s) => s.misses.length === 0);

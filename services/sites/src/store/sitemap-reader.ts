@@ -1,5 +1,6 @@
 // The sitemap's reads (routes/sitemap-routes.ts), on the plain pg pool like the listing's:
-// up to 50 000 rows a file, which Prisma's client would turn into objects at ~30 µs each.
+// up to 50 000 rows a file, read as plain rows rather than mapped by Prisma's client (the
+// listing measured that mapping as its main cost in Node, site-list-reader.ts).
 // A file of an index is one range of sites_sitemap_idx (hashtext(id), id and
 // last_activity_at of visible sites): an index-only scan of the file's own sites.
 import type pg from 'pg';
