@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Sites API read benchmark: GET /api/sites (hot, recent, tag filter, Latin and Chinese
-// search, random deep pages) through the real gateway against the built sites service on
+// search, random deep pages up to the cap) through the real gateway against the built sites service on
 // 100 000 seeded sites, next to the sites service's own /healthz in the same run. See
 // README.md ("Sites API"). Usage, from the repository root, after `pnpm build` of
 // services/sites and gateway:
@@ -38,7 +38,7 @@ const CASES = [
   { name: 'tag', path: `/api/sites?tag=${q('技术')}` },
   { name: 'search latin', path: '/api/sites?search=nova' },
   { name: 'search chinese', path: `/api/sites?search=${q('旅行')}` },
-  { name: 'hot random page 1-200', path: '/api/sites', pages: 200 },
+  { name: 'hot random page 1-166', path: '/api/sites', pages: 166 },
   { name: 'hot, no gzip', path: '/api/sites', headers: { 'accept-encoding': 'identity' } },
   { name: 'hot direct, no gzip', path: '/api/sites', direct: true, headers: { 'accept-encoding': 'identity' } },
 ];
@@ -46,7 +46,7 @@ const GATED = ['hot', 'recent', 'tag', 'search latin', 'search chinese'];
 /** As deployed (both caches on), then the database path with counts cached, then nothing cached. */
 const PHASES = [
   { cacheMs: 5000, countMs: 30000, rounds: 2, cases: CASES.map((c) => c.name) },
-  { cacheMs: 0, countMs: 30000, rounds: 1, cases: ['hot', 'tag', 'search latin', 'search chinese', 'hot random page 1-200'] },
+  { cacheMs: 0, countMs: 30000, rounds: 1, cases: ['hot', 'tag', 'search latin', 'search chinese', 'hot random page 1-166'] },
   { cacheMs: 0, countMs: 0, rounds: 1, cases: ['hot', 'search latin'] },
 ];
 /** What browsers send; the service serves cached pages pre-gzipped. */
@@ -137,7 +137,8 @@ async function main() {
       await waitFor(`http://${HOST}:${sitesPort}/readyz`, sites, 'sites');
       await waitFor(`http://${HOST}:${gatewayPort}/healthz`, gateway, 'gateway');
       const sample = await (await fetch(`http://${HOST}:${gatewayPort}/api/sites`)).json();
-      if (sample.total !== 100_000 || sample.sites.length !== 60) throw new Error('unexpected listing answer through the gateway');
+      // Past 1,000 matches the total is PostgreSQL's estimate, rounded (docs/decisions/038-growth.md).
+      if (Math.abs(sample.total - 100_000) > 2_000 || sample.sites.length !== 60) throw new Error('unexpected listing answer through the gateway');
 
       console.log(
         `\nphase: SITES_LIST_CACHE_MS=${cacheMs} SITES_COUNT_CACHE_MS=${countMs}; ${load.connections} connections, ${load.warmup} s warm-up + ${load.duration} s per case, ${phase.rounds} round(s)`,

@@ -767,7 +767,8 @@ async function main() {
     // A real site id and app slug: the first of each listing (the most visited kind of page).
     const sitesList = await (await fetch(`${gatewayOrigin}/api/sites`)).json();
     const appsList = await (await fetch(`${gatewayOrigin}/api/v1/apps`)).json();
-    if (sitesList.total !== ROWS)
+    // Past 1,000 matches the total is PostgreSQL's estimate, rounded (docs/decisions/038-growth.md).
+    if (Math.abs(sitesList.total - ROWS) > ROWS / 50)
       throw new Error(`sites listing total ${sitesList.total}, expected ${ROWS}`);
     const siteId = sitesList.sites[0].id;
     const appSlug = appsList.apps[0].slug;

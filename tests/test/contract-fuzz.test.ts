@@ -81,6 +81,8 @@ beforeAll(async () => {
       OUTBOUND_ALLOW_HOSTS: website.host,
       SITES_LIST_CACHE_MS: '0',
       SITES_COUNT_CACHE_MS: '0',
+      // One site a sitemap file: /sitemap.xml is an index and /sitemap-1.xml … exist.
+      SITEMAP_MAX_SITES: '1',
       CAPTCHA_SECRET_KEY: CAPTCHA_SECRET,
       CAPTCHA_VERIFY_URL: captcha.verifyUrl,
       DAILY_BG_SOURCE_URL: images.sourceUrl,

@@ -57,8 +57,10 @@ describe('contract harness: conforming answers pass', () => {
     const ok = answer('GET', '/api/sites?page=1&sort=hot', 200, {
       sites: [site],
       total: 1,
+      total_exact: true,
       page: 1,
       hasMore: false,
+      next_cursor: null,
     });
     expect(contract.check(ok)).toEqual([]);
     expect(contract.covered().has('listSites 200')).toBe(true);
@@ -132,14 +134,16 @@ describe('contract harness: wrong answers fail', () => {
         answer('GET', '/api/sites', 200, {
           sites: [withoutScore],
           total: 1,
+          total_exact: true,
           page: 1,
           hasMore: false,
+          next_cursor: null,
         }),
       ),
     ).toEqual([expect.stringMatching(/body\/sites\/0 must have required property 'hot_score'/)]);
     expect(
       problemsOf(
-        answer('GET', '/api/sites', 200, { sites: [], total: '1', page: 1, hasMore: false }),
+        answer('GET', '/api/sites', 200, { sites: [], total: '1', total_exact: true, page: 1, hasMore: false, next_cursor: null }),
       )[0],
     ).toMatch(/body\/total must be integer/);
   });
@@ -147,7 +151,7 @@ describe('contract harness: wrong answers fail', () => {
   it('a value outside an enum, a bad timestamp', () => {
     const bad = { ...site, tags: ['tools'], first_submitted_at: 'yesterday' };
     const problems = problemsOf(
-      answer('GET', '/api/sites', 200, { sites: [bad], total: 1, page: 1, hasMore: false }),
+      answer('GET', '/api/sites', 200, { sites: [bad], total: 1, total_exact: true, page: 1, hasMore: false, next_cursor: null }),
     );
     expect(problems.some((p) => p.includes('/tags/0'))).toBe(true);
     expect(problems.some((p) => p.includes('/first_submitted_at'))).toBe(true);

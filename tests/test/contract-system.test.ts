@@ -113,6 +113,8 @@ beforeAll(async () => {
       PUBLIC_BASE_URL,
       SITES_LIST_CACHE_MS: '0',
       SITES_COUNT_CACHE_MS: '0',
+      // Two sites a sitemap file: the sites submitted below make /sitemap.xml an index.
+      SITEMAP_MAX_SITES: '2',
       CAPTCHA_SECRET_KEY: CAPTCHA_SECRET,
       CAPTCHA_VERIFY_URL: captcha.verifyUrl,
       DAILY_BG_SOURCE_URL: imageProvider.sourceUrl,
@@ -969,6 +971,8 @@ describe('sites', () => {
 
     const sitemap = await call('/sitemap.xml');
     expect(sitemap.text).toContain(`<loc>${PUBLIC_BASE_URL}/</loc>`);
+    // No site yet: one file, no index to have files.
+    expect((await call('/sitemap-1.xml')).status).toBe(404);
   });
 
   it('submit: 201, 200 for a known site, 400, 403 without a CAPTCHA, 429 at 5 a minute', async () => {
@@ -1343,12 +1347,17 @@ describe('moderation of sites and chat', () => {
       const refused = await call(path, { method: 'POST', cookie: member.cookie, body: { reason: 'spam' } });
       expect([path, refused.status, refused.body]).toEqual([path, 403, { error: 'Moderators only' }]);
     }
+    // Every file of the sitemap index (two sites a file here), or the one sitemap.
+    const sitemapText = async () => {
+      const main = (await call('/sitemap.xml')).text;
+      const files = [...main.matchAll(/<loc>[^<]*(\/sitemap-\d+\.xml)<\/loc>/g)].map((m) => m[1]!);
+      return [main, ...(await Promise.all(files.map(async (f) => (await call(f)).text)))].join('');
+    };
     const visible = async () => {
       const list = await call('/api/sites?sort=recent');
-      const sitemap = await call('/sitemap.xml');
       return {
         list: list.body.sites.some((s: { id: string }) => s.id === id),
-        sitemap: sitemap.text.includes(`/site/${id}`),
+        sitemap: (await sitemapText()).includes(`/site/${id}`),
         get: (await call(`/api/sites/${id}`)).status,
       };
     };
@@ -1367,6 +1376,7 @@ describe('moderation of sites and chat', () => {
     const restored = await call(restorePath, { method: 'POST', cookie: moderator.cookie });
     expect(restored.body).toEqual({ site_id: id, hidden: false });
     expect(await visible()).toEqual({ list: true, sitemap: true, get: 200 });
+    expect((await call('/sitemap.xml')).text).toContain('<sitemapindex');
     for (const path of ['/api/moderation/sites/no-such-site/hide', '/api/moderation/sites/no-such-site/restore'])
       expect((await call(path, { method: 'POST', cookie: moderator.cookie, body: { reason: 'x' } })).status).toBe(404);
 

@@ -5,22 +5,25 @@
 // /openapi.json, /llms.txt, /llms-full.txt, /internal/* — see GATEWAY_SEGMENTS. The
 // services' internal endpoints (/internal/*, calls between services) are on no route: the
 // gateway forwards only the API prefixes below to a service, never /internal.
-import { INTERNAL_PATH_SEGMENT } from '@svc/types';
+import { INTERNAL_PATH_SEGMENT, SITEMAP_FILE_PATH } from '@svc/types';
 import type { UpstreamName } from '../config.js';
 
 /**
  * - `exact`:    the path itself only (`/api/translate`).
  * - `subtree`:  paths below it only (`/api/auth/*`, not `/api/auth`).
  * - `self+subtree`: both (`/api/sites` and `/api/sites/*`).
+ * - `pattern`:  paths `pattern` matches whole (`/sitemap-{n}.xml`); `path` names them.
  * - `pages`:    every origin-form path (`/…`) outside the gateway's own segments (isPagePath).
  */
-export type Match = 'exact' | 'subtree' | 'self+subtree' | 'pages';
+export type Match = 'exact' | 'subtree' | 'self+subtree' | 'pattern' | 'pages';
 
 export interface Route {
-  /** Public path prefix, also the `route` label of the metrics. */
+  /** Public path prefix (or the catalogue's path of a pattern), also the `route` label of the metrics. */
   readonly path: string;
   readonly match: Match;
   readonly upstream: UpstreamName;
+  /** With `match: 'pattern'`. */
+  readonly pattern?: RegExp;
 }
 
 /** Plain HTTP requests. */
@@ -32,6 +35,8 @@ export const HTTP_ROUTES: readonly Route[] = [
   { path: '/api/bookmarks', match: 'self+subtree', upstream: 'sites' },
   { path: '/api/daily-bg', match: 'self+subtree', upstream: 'sites' },
   { path: '/sitemap.xml', match: 'exact', upstream: 'sites' },
+  // The files of the sitemap index: sites answers 404 for a number it has no file for.
+  { path: '/sitemap-{n}.xml', match: 'pattern', pattern: SITEMAP_FILE_PATH, upstream: 'sites' },
   { path: '/api/moderation/sites', match: 'subtree', upstream: 'sites' },
   { path: '/api/messages', match: 'self+subtree', upstream: 'chat' },
   { path: '/api/moderation/messages', match: 'subtree', upstream: 'chat' },
@@ -94,6 +99,7 @@ export function pathOf(url: string): string {
 
 function matches(route: Route, path: string): boolean {
   if (route.match === 'pages') return isPagePath(path);
+  if (route.match === 'pattern') return route.pattern!.test(path);
   if (!path.startsWith(route.path)) return false;
   if (path.length === route.path.length) return route.match !== 'subtree';
   // Only a whole segment counts: /api/sites/x yes, /api/sitesx no.

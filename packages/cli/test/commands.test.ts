@@ -22,7 +22,7 @@ const listing = {
     sampleApp(),
     sampleApp({ id: 'app_2', slug: 'chess', name: '国际象棋 Chess', downloads: 1234 }),
   ],
-  meta: { limit: 50, offset: 0, count: 2, total: 2 },
+  meta: { limit: 50, offset: 0, count: 2, total: 2, total_exact: true, has_more: false },
 };
 
 describe('apps list', () => {
@@ -323,11 +323,13 @@ describe('sites', () => {
             json: {
               sites: [site({ id: 's0', url: 'https://example.com/other' })],
               total: 2,
+              total_exact: true,
               page: 1,
               hasMore: true,
+              next_cursor: 'c1',
             },
           }
-        : { json: { sites: [site()], total: 2, page: 2, hasMore: false } };
+        : { json: { sites: [site()], total: 2, total_exact: true, page: 2, hasMore: false, next_cursor: null } };
     });
     const res = await run(['sites', 'get', 'HTTPS://Example.com/page#top', '--json'], {
       env: env(),
@@ -367,7 +369,7 @@ describe('sites', () => {
   });
 
   it('get exits 1 when no site has that URL', async () => {
-    api.on('GET /api/sites', { json: { sites: [], total: 0, page: 1, hasMore: false } });
+    api.on('GET /api/sites', { json: { sites: [], total: 0, total_exact: true, page: 1, hasMore: false, next_cursor: null } });
     const res = await run(['sites', 'get', 'https://nowhere.test'], { env: env() });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/no site with the URL https:\/\/nowhere.test/);

@@ -34,7 +34,10 @@ const site = (id: string) => `/api/sites/${segment(id)}`;
 export class SitesApi {
   constructor(private readonly t: Transport) {}
 
-  /** GET /api/sites: 60 per page, `hot` or `recent`. */
+  /**
+   * GET /api/sites: 60 per page, `hot` or `recent`. `page` reads up to page 166; to read on
+   * (at any depth, as fast as a first page), pass each answer's `next_cursor` as `cursor`.
+   */
   list(query: SiteListInput = {}, signal?: AbortSignal): Promise<SiteListResponse> {
     return this.t.call('GET', '/api/sites', { auth: 'none', query, signal });
   }

@@ -225,6 +225,7 @@ describe('credentials', () => {
           '/llms.txt',
           '/llms-full.txt',
           '/sitemap.xml',
+          '/sitemap-{n}.xml',
           '/api/daily-bg/image',
           // An image for <img src>: iconUrl builds its path (tested below).
           '/api/v1/apps/{slug}/icon',
@@ -324,6 +325,13 @@ describe('paths and queries', () => {
     expect(url.searchParams.get('tag')).toBe('工具');
     expect(url.searchParams.get('sort')).toBe('recent');
     expect(url.searchParams.get('page')).toBe('2');
+  });
+
+  it('passes a listing cursor as it was given', async () => {
+    await client().sites.list({ sort: 'recent', cursor: 'WyJyZWNlbnQiLCIyMDI2Il0_-' });
+    const url = new URL(api.last().url, 'http://x');
+    expect(url.searchParams.get('cursor')).toBe('WyJyZWNlbnQiLCIyMDI2Il0_-');
+    expect(url.searchParams.has('page')).toBe(false);
   });
 
   it('asks for a deletion for good only when told to', async () => {

@@ -19,6 +19,7 @@ export * from './data/database-url.js';
 export * from './data/ids.js';
 export * from './data/loading-cache.js';
 export * from './data/lsn.js';
+export * from './data/match-total.js';
 export * from './data/migrations.js';
 export * from './data/pg-transaction.js';
 export * from './data/prisma-adapter.js';

@@ -12,6 +12,7 @@ import {
   APP_TYPES,
   APP_WITHDRAWAL_RETENTION_DAYS,
   APP_URL_MAX_LENGTH,
+  EXACT_TOTAL_LIMIT,
   ICON_SVG_MAX_LENGTH,
   REPORT_DETAIL_MAX_LENGTH,
   REPORT_REASONS,
@@ -178,9 +179,21 @@ export const AppListQuery = OffsetPaginationQuery.extend({
 });
 export type AppListQuery = z.infer<typeof AppListQuery>;
 
+/**
+ * The listing's page facts: `total` is exact up to EXACT_TOTAL_LIMIT matches, else an
+ * estimate (`total_exact` false); `has_more` is always exact.
+ */
+export const AppListMeta = OffsetPaginationMeta.extend({
+  total_exact: z.boolean().meta({
+    description: `Whether total is a count (up to ${EXACT_TOTAL_LIMIT} matches) or an estimate rounded to two significant digits`,
+  }),
+  has_more: z.boolean().meta({ description: 'Whether an app follows this page' }),
+});
+export type AppListMeta = z.infer<typeof AppListMeta>;
+
 export const AppListResponse = z.object({
   apps: z.array(AppListItem),
-  meta: OffsetPaginationMeta,
+  meta: AppListMeta,
 });
 export type AppListResponse = z.infer<typeof AppListResponse>;
 

@@ -31,7 +31,23 @@ export const SITE_TAGS = [
   '社交',
 ] as const;
 
+/**
+ * A listing's `total` (sites, apps) is an exact count up to this many matches; above, it is
+ * PostgreSQL's estimate rounded to two significant digits (docs/decisions/038-growth.md).
+ */
+export const EXACT_TOTAL_LIMIT = 1_000;
+
 // ---- site sharing ------------------------------------------------------------------------
+
+/** Sites per page of GET /api/sites. */
+export const SITES_PAGE_SIZE = 60;
+/**
+ * Rows `page` may skip: an OFFSET walks every skipped row, so numbered pages stop here and
+ * `cursor` (keyset paging) reads on at any depth for the cost of a first page.
+ */
+export const SITES_MAX_OFFSET = 10_000;
+/** Deepest numbered page (166 × 60 = 9,960 rows); past it a 400 names `cursor`. */
+export const SITES_MAX_PAGE = Math.floor(SITES_MAX_OFFSET / SITES_PAGE_SIZE);
 
 /** Name of the meta element a claimant places in the site's <head>; its content is the site id. */
 export const CLAIM_META_NAME = 'svc-verify';

@@ -82,6 +82,7 @@ import {
   MySubmissionsResponse,
   RecordClickResponse,
   SiteIdParams,
+  SitemapFileParams,
   SiteListQuery,
   SiteListResponse,
   SiteTagsResponse,
@@ -984,9 +985,20 @@ export const ENDPOINTS: readonly Endpoint[] = [
     service: 'sites',
     operationId: 'getSitemap',
     summary:
-      'XML sitemap of the home page and each site page, with hreflang alternates for the 12 languages',
+      'XML sitemap of the home page and each site page, with hreflang alternates for the 12 languages; past SITEMAP_MAX_SITES sites, an index of /sitemap-{n}.xml',
     auth: 'none',
+    ok: { 200: { description: 'Sitemap, or sitemap index', contentType: 'application/xml' } },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/sitemap-{n}.xml',
+    service: 'sites',
+    operationId: 'getSitemapFile',
+    summary: 'One file of the sitemap index: the site pages of one hash range (the first also lists the home page)',
+    auth: 'none',
+    params: SitemapFileParams,
     ok: { 200: { description: 'Sitemap', contentType: 'application/xml' } },
+    errors: { 404: 'No such file (no index, or n past the last file)' },
   }),
 
   // ---- chat: /api/messages* --------------------------------------------------------------
@@ -1205,6 +1217,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
 ];
 
+/** /sitemap-{n}.xml as the gateway matches it: any name, sites answers 404 for a bad `n`. */
+export const SITEMAP_FILE_PATH = /^\/sitemap-[^/]+\.xml$/;
+
 /** Which service owns a public path (the gateway routes by these prefixes). */
 export function serviceForPath(path: string): ServiceName | undefined {
   const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
@@ -1217,7 +1232,7 @@ export function serviceForPath(path: string): ServiceName | undefined {
     under('/api/daily-bg')
   )
     return 'sites';
-  if (path === '/sitemap.xml') return 'sites';
+  if (path === '/sitemap.xml' || SITEMAP_FILE_PATH.test(path)) return 'sites';
   if (under('/api/moderation/sites')) return 'sites';
   if (under('/api/messages')) return 'chat';
   if (under('/api/moderation/messages') || under('/api/moderation/chat')) return 'chat';

@@ -3,11 +3,12 @@
 import { z } from 'zod';
 import { text } from './text-schema.js';
 import { Id, IsoDateTime, PageParam, SiteTag } from './common.js';
-import { SEARCH_MAX_LENGTH } from './constants.js';
+import { EXACT_TOTAL_LIMIT, SEARCH_MAX_LENGTH, SITES_MAX_PAGE } from './constants.js';
 
-export const SITES_PAGE_SIZE = 60;
-/** Deepest listing page (10 000 × 60 = 600 000 sites). */
-export const SITES_MAX_PAGE = 10_000;
+/** The 400 of a `page` past SITES_MAX_PAGE. */
+export const SITES_PAGE_TOO_DEEP = `page goes up to ${SITES_MAX_PAGE}: read further with cursor (the next_cursor of each answer)`;
+/** Longest `cursor` accepted (a cursor holds a sort key and a site id of at most 128 characters). */
+export const SITES_CURSOR_MAX_LENGTH = 400;
 export const MAX_TAGS_PER_SITE = 3;
 export const SITE_URL_MAX_LENGTH = 2048;
 
@@ -67,6 +68,15 @@ export type Site = z.infer<typeof Site>;
 export const SiteIdParams = z.object({ id: Id.meta({ param: { description: 'The site’s id' } }) });
 export type SiteIdParams = z.infer<typeof SiteIdParams>;
 
+/** Path parameter `{n}` of /sitemap-{n}.xml: a file of the sitemap index, from 1. */
+export const SitemapFileParams = z.object({
+  n: z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}$/)
+    .meta({ param: { description: 'The file’s number, from 1 (as /sitemap.xml lists them)' } }),
+});
+export type SitemapFileParams = z.infer<typeof SitemapFileParams>;
+
 // ---- listing ---------------------------------------------------------------------------
 
 export const SiteListQuery = z.object({
@@ -81,18 +91,37 @@ export const SiteListQuery = z.object({
     }),
   tag: SiteTag.optional(),
   sort: SiteSort.default('hot'),
-  /** Capped so an OFFSET can never ask PostgreSQL to walk past every row many times over. */
-  page: PageParam.pipe(z.number().max(SITES_MAX_PAGE)).meta({
-    param: { description: `Page number, from 1 (60 sites a page, at most page ${SITES_MAX_PAGE})` },
+  /** Capped: an OFFSET walks every row it skips (SITES_MAX_OFFSET); `cursor` goes deeper. */
+  page: PageParam.pipe(z.number().max(SITES_MAX_PAGE, SITES_PAGE_TOO_DEEP)).meta({
+    param: {
+      description: `Page number, from 1 (60 sites a page, at most page ${SITES_MAX_PAGE}; deeper, use cursor)`,
+    },
   }),
+  /** Keyset paging: where the previous answer ended (its `next_cursor`); not with `page`. */
+  cursor: text(SITES_CURSOR_MAX_LENGTH, { min: 1 })
+    .optional()
+    .meta({
+      param: {
+        description:
+          'The next_cursor of a previous answer (same sort): the 60 sites after it, at any depth. Not together with page',
+      },
+    }),
 });
 export type SiteListQuery = z.infer<typeof SiteListQuery>;
 
 export const SiteListResponse = z.object({
   sites: z.array(Site),
+  /** Exact up to EXACT_TOTAL_LIMIT matches, else an estimate (`total_exact` false). */
   total: z.number().int().nonnegative(),
+  total_exact: z.boolean().meta({
+    description: `Whether total is a count (up to ${EXACT_TOTAL_LIMIT} matches) or an estimate rounded to two significant digits`,
+  }),
+  /** The `page` asked for (1 when reading by cursor). */
   page: z.number().int().min(1),
+  /** Whether another site follows this page (always exact). */
   hasMore: z.boolean(),
+  /** Pass as `cursor` for the next 60 sites; null on the last page. */
+  next_cursor: z.string().nullable(),
 });
 export type SiteListResponse = z.infer<typeof SiteListResponse>;
 

@@ -81,9 +81,10 @@ describe('app-store records', () => {
   it('listing response has meta with count and total', () => {
     const r = {
       apps: [{ ...app, has_icon: false }],
-      meta: { limit: 50, offset: 0, count: 1, total: 1 },
+      meta: { limit: 50, offset: 0, count: 1, total: 1, total_exact: true, has_more: false },
     };
     expect(AppListResponse.safeParse(r).success).toBe(true);
+    expect(AppListResponse.safeParse({ ...r, meta: { limit: 50, offset: 0, count: 1, total: 1 } }).success).toBe(false);
     expect(AppListResponse.safeParse({ apps: [] }).success).toBe(false);
   });
 

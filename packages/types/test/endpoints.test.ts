@@ -45,6 +45,7 @@ const EXPECTED: ReadonlyArray<[HttpMethod, string]> = [
   ['GET', '/.well-known/ai-plugin.json'],
   ['GET', '/.well-known/mcp.json'],
   ['GET', '/sitemap.xml'],
+  ['GET', '/sitemap-{n}.xml'],
   ['GET', '/api/ws'],
   // added by docs/decisions/
   ['POST', '/api/auth/logout'],
@@ -108,6 +109,8 @@ describe('endpoint catalogue', () => {
   it('assigns each path to the service that owns its prefix', () => {
     for (const e of ENDPOINTS)
       expect([e.path, serviceForPath(e.path)]).toEqual([e.path, e.service]);
+    expect(serviceForPath('/sitemap-3.xml')).toBe('sites');
+    expect(serviceForPath('/sitemap-3.xml/x')).toBeUndefined();
     expect(serviceForPath('/api/unknown')).toBeUndefined();
     expect(serviceForPath('/api/v1x')).toBeUndefined();
   });

@@ -13,11 +13,13 @@ import {
   SiteListQuery,
   SiteListResponse,
   SiteTagsResponse,
+  SITES_CURSOR_MAX_LENGTH,
+  SITES_PAGE_TOO_DEEP,
   SubmitSiteBody,
   SubmitSiteCreatedResponse,
   SubmitSiteExistingResponse,
 } from '../src/sites.js';
-import { SITE_TAGS } from '../src/constants.js';
+import { SITE_TAGS, SITES_MAX_OFFSET, SITES_MAX_PAGE, SITES_PAGE_SIZE } from '../src/constants.js';
 import { T, site } from './fixtures.js';
 
 describe('Site', () => {
@@ -64,11 +66,25 @@ describe('site list query', () => {
     expect(SiteListQuery.safeParse({ tag: 'tools' }).success).toBe(false);
   });
 
+  it('caps page where OFFSET stops, and takes a cursor instead', () => {
+    expect(SITES_MAX_PAGE * SITES_PAGE_SIZE).toBeLessThanOrEqual(SITES_MAX_OFFSET);
+    expect(SiteListQuery.safeParse({ page: String(SITES_MAX_PAGE) }).success).toBe(true);
+    const deep = SiteListQuery.safeParse({ page: String(SITES_MAX_PAGE + 1) });
+    expect(deep.success).toBe(false);
+    expect(deep.error?.issues[0]?.message).toBe(SITES_PAGE_TOO_DEEP);
+    expect(SITES_PAGE_TOO_DEEP).toMatch(/cursor/);
+    expect(SiteListQuery.parse({ cursor: 'abc' })).toMatchObject({ cursor: 'abc', page: 1 });
+    expect(SiteListQuery.safeParse({ cursor: '' }).success).toBe(false);
+    expect(SiteListQuery.safeParse({ cursor: 'x'.repeat(SITES_CURSOR_MAX_LENGTH + 1) }).success).toBe(false);
+  });
+
   it('list response', () => {
-    expect(
-      SiteListResponse.safeParse({ sites: [site], total: 1, page: 1, hasMore: false }).success,
-    ).toBe(true);
+    const page = { sites: [site], total: 1, total_exact: true, page: 1, hasMore: false, next_cursor: null };
+    expect(SiteListResponse.safeParse(page).success).toBe(true);
+    expect(SiteListResponse.safeParse({ ...page, next_cursor: 'abc', hasMore: true }).success).toBe(true);
     expect(SiteListResponse.safeParse({ sites: [site], total: 1, page: 1 }).success).toBe(false);
+    const { next_cursor: _c, ...withoutCursor } = page;
+    expect(SiteListResponse.safeParse(withoutCursor).success).toBe(false);
   });
 });
 

@@ -68,6 +68,8 @@ export interface AppDeps {
   rateLimitScale?: number;
   /** How long each process reuses a listing answer (ms, 0 = off); default 1000. */
   listingCacheMs?: number;
+  /** How long a listing total is reused from Redis (ms, 0 = off); default 10 000. */
+  totalsCacheMs?: number;
   /** HMAC key of the reporter-network hash (IP_HASH_SECRET; main.ts always passes it). */
   ipHashSecret?: string;
   /** REPORT_DISTINCT_NETWORKS: one client network counts once toward the block threshold. */
@@ -92,12 +94,12 @@ export function buildApp(deps: AppDeps): Express {
   const reader: ListingReader = {
     page: (filter, limit, offset) =>
       reads.read('listing', undefined, (c) => c.listingReader.page(filter, limit, offset)),
-    count: (filter) => reads.read('listing', undefined, (c) => c.listingReader.count(filter)),
+    total: (filter) => reads.read('listing', undefined, (c) => c.listingReader.total(filter)),
   };
   const wrote = (caller: string | undefined) => reads.wrote(caller);
   const listing = createListing({
     reader,
-    totals: createListingTotals(deps.redis, deps.redisPrefix, deps.logger),
+    totals: createListingTotals(deps.redis, deps.redisPrefix, deps.logger, deps.totalsCacheMs ?? 10_000),
     pageCacheMs: deps.listingCacheMs ?? 1000,
     wrote,
   });

@@ -25,6 +25,8 @@ export const configSchema = baseConfigSchema
     JWT_PUBLIC_KEYS: settings.pem,
     /** How long each process reuses a listing answer, in ms (0 = off); see store/listing.ts. */
     APP_STORE_LISTING_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /** How long a listing total is reused from Redis, in ms (0 = off); see store/listing.ts. */
+    APP_STORE_TOTALS_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
     /** Key of the HMAC that stores each reporter's client network; required in production. */
     IP_HASH_SECRET: settings.optionalString,
     /**

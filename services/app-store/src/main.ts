@@ -111,6 +111,7 @@ async function main(): Promise<void> {
     jobs,
     trustProxy: config.TRUSTED_PROXIES,
     listingCacheMs: config.APP_STORE_LISTING_CACHE_MS,
+    totalsCacheMs: config.APP_STORE_TOTALS_CACHE_MS,
     ipHashSecret: secret,
     reportDistinctNetworks: config.REPORT_DISTINCT_NETWORKS,
     internalToken: config.INTERNAL_TOKEN,

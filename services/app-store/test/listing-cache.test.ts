@@ -15,9 +15,9 @@ function fixture(pageCacheMs: number) {
       pageCalls += 1;
       const v = version;
       await new Promise<void>((resolve) => gates.push(resolve));
-      return { count: 1, appsJson: `[{"v":${v}}]` };
+      return { count: 1, appsJson: `[{"v":${v}}]`, hasMore: false };
     },
-    count: async () => 1,
+    total: async () => ({ total: 1, exact: true }),
   };
   const totals: ListingTotals = { get: (_f, count) => count(), invalidate: async () => {} };
   const listing = createListing({ reader, totals, pageCacheMs, now: () => clock });

@@ -118,7 +118,7 @@ describe('GET /api/v1/apps', () => {
       downloads: 90,
       author_name: alice.username,
     });
-    expect(res.body.meta).toEqual({ limit: 50, offset: 0, count: 7, total: 7 });
+    expect(res.body.meta).toEqual({ limit: 50, offset: 0, count: 7, total: 7, total_exact: true, has_more: false });
     expect(res.headers['ratelimit-limit']).toBe('200');
   });
 
@@ -138,21 +138,29 @@ describe('GET /api/v1/apps', () => {
       offset: 0,
       count: 0,
       total: 0,
+      total_exact: true,
+      has_more: false,
     });
   });
 
-  it('pages with limit and offset in a stable order, total counting every match', async () => {
+  it('pages with limit and offset in a stable order, total counting every match, has_more exact', async () => {
     const first = await list({ limit: 3 });
     const second = await list({ limit: 3, offset: 3 });
     const third = await list({ limit: 3, offset: 6 });
     expect([...slugs(first), ...slugs(second), ...slugs(third)]).toEqual(slugs(await list()));
-    expect(first.body.meta).toEqual({ limit: 3, offset: 0, count: 3, total: 7 });
-    expect(third.body.meta).toEqual({ limit: 3, offset: 6, count: 1, total: 7 });
+    const exact = { total: 7, total_exact: true };
+    expect(first.body.meta).toEqual({ limit: 3, offset: 0, count: 3, ...exact, has_more: true });
+    expect(second.body.meta).toEqual({ limit: 3, offset: 3, count: 3, ...exact, has_more: true });
+    expect(third.body.meta).toEqual({ limit: 3, offset: 6, count: 1, ...exact, has_more: false });
+    // Exactly the last app at the end of a page: nothing follows.
+    expect((await list({ limit: 1, offset: 6 })).body.meta.has_more).toBe(false);
+    expect((await list({ limit: 1, offset: 5 })).body.meta.has_more).toBe(true);
     expect((await list({ offset: 100 })).body.meta).toEqual({
       limit: 50,
       offset: 100,
       count: 0,
-      total: 7,
+      ...exact,
+      has_more: false,
     });
     expect((await list({ limit: 100 })).status).toBe(200);
   });
@@ -172,7 +180,7 @@ describe('GET /api/v1/apps', () => {
     // A blocked app is never found.
     expect(slugs(await list({ q: 'banned' }))).toEqual([]);
     const res = await list({ q: 'tool', category: 'tools', limit: 1 });
-    expect(res.body.meta).toEqual({ limit: 1, offset: 0, count: 1, total: 2 });
+    expect(res.body.meta).toEqual({ limit: 1, offset: 0, count: 1, total: 2, total_exact: true, has_more: true });
     // Blank or punctuation-only queries: blank means no search, punctuation finds nothing.
     expect((await list({ q: '   ' })).body.meta.total).toBe(7);
     expect((await list({ q: '!!!' })).body.meta.total).toBe(0);

@@ -450,7 +450,7 @@ describe('withdrawing all of an author’s apps (account deletion)', () => {
       withdrawals: createWithdrawalStore(h.db),
       listing: createListing({
         reader: createListingReader(h.listingPool),
-        totals: createListingTotals(h.redis, h.redisPrefix, createLogger('t', 'silent')),
+        totals: createListingTotals(h.redis, h.redisPrefix, createLogger('t', 'silent'), 10_000),
         pageCacheMs: 0,
       }),
     };

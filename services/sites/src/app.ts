@@ -30,6 +30,7 @@ import { siteRoutes, type PageFetcher } from './routes/site-routes.js';
 import { sitemapRoutes } from './routes/sitemap-routes.js';
 import { createSiteListReader } from './store/site-list-reader.js';
 import { createSiteStore } from './store/site-store.js';
+import { createSitemapReader, type SitemapReader } from './store/sitemap-reader.js';
 import { createSubmissionStore } from './store/submission-store.js';
 import { createUserDeletionStore } from './store/user-deletion-store.js';
 import { createUserExportStore } from './store/user-export-store.js';
@@ -41,8 +42,8 @@ export interface AppDeps {
   metrics?: Metrics;
   db: PrismaClient;
   /**
-   * Plain pg pool on the same schema: GET /api/sites (store/site-list-reader.ts) and the
-   * submission transaction (store/submission-store.ts).
+   * Plain pg pool on the same schema: GET /api/sites (store/site-list-reader.ts), the
+   * sitemap (store/sitemap-reader.ts) and the submission transaction (store/submission-store.ts).
    */
   listingPool: pg.Pool;
   /**
@@ -72,6 +73,8 @@ export interface AppDeps {
   /** Origin of the public site, for absolute sitemap URLs. */
   publicBaseUrl: string;
   sitemapMaxSites?: number;
+  /** How long a rendered sitemap file is served again (SITEMAP_CACHE_MS); default 10 min. */
+  sitemapCacheMs?: number;
   /** GET /api/sites page cache lifetime (actions/list-sites.ts); default 0 = off. */
   listCacheMs?: number;
   /** GET /api/sites match-count cache lifetime; default 0 = off. */
@@ -87,11 +90,23 @@ export function buildApp(deps: AppDeps): Express {
   const { redis, redisPrefix } = deps;
   const reads =
     deps.reads ??
-    primaryReads({ store, listReader: createSiteListReader(deps.listingPool) }, deps.metrics?.registry);
-  // The listing's loads, routed: the action and its caches stay as they are.
+    primaryReads(
+      {
+        store,
+        listReader: createSiteListReader(deps.listingPool),
+        sitemapReader: createSitemapReader(deps.listingPool),
+      },
+      deps.metrics?.registry,
+    );
+  // The listing's and the sitemap's loads, routed: the actions and their caches stay as they are.
   const listReader: SiteListReader = {
-    pageJson: (filter) => reads.read('listSites', undefined, (c) => c.listReader.pageJson(filter)),
-    count: (filter) => reads.read('listSites', undefined, (c) => c.listReader.count(filter)),
+    page: (filter) => reads.read('listSites', undefined, (c) => c.listReader.page(filter)),
+    total: (filter) => reads.read('listSites', undefined, (c) => c.listReader.total(filter)),
+  };
+  const sitemapReader: SitemapReader = {
+    hottest: (limit) => reads.read('sitemap', undefined, (c) => c.sitemapReader.hottest(limit)),
+    hashRange: (range, limit) =>
+      reads.read('sitemap', undefined, (c) => c.sitemapReader.hashRange(range, limit)),
   };
   return createServiceApp({
     service: 'sites',
@@ -134,10 +149,11 @@ export function buildApp(deps: AppDeps): Express {
       bookmarkRoutes(app, { store, reads, redis, redisPrefix });
       dailyBgRoutes(app, deps.dailyBg);
       const sitemap = sitemapRoutes(app, {
-        sitemapSites: (limit) =>
-          reads.read('sitemap', undefined, (c) => c.store.sitemapSites(limit)),
+        reader: sitemapReader,
+        listReader,
         publicBaseUrl: deps.publicBaseUrl,
         maxSites: deps.sitemapMaxSites ?? 10_000,
+        cacheMs: deps.sitemapCacheMs ?? 10 * 60_000,
       });
       moderationRoutes(app, {
         store,

@@ -75,12 +75,17 @@ export const configSchema = baseConfigSchema
       (v) => v === undefined || URL.canParse(v),
       'must be a URL',
     ),
-    /** Site pages listed in /sitemap.xml (most relevant first); the protocol allows 50 000 URLs. */
     /** How long a GET /api/sites page may be served from the process cache (0 = off). */
     SITES_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
-    /** How long the match count of a GET /api/sites filter may be reused (0 = off). */
+    /** How long the total of a GET /api/sites filter may be reused (0 = off). */
     SITES_COUNT_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+    /**
+     * Site pages per sitemap file: /sitemap.xml lists them all while they fit, else it is an
+     * index of /sitemap-<n>.xml files of about half to all of this many (the protocol allows 50 000 URLs).
+     */
     SITEMAP_MAX_SITES: z.coerce.number().int().min(0).max(49_999).default(10_000),
+    /** How long a rendered sitemap file is served again from the process (0 = off). */
+    SITEMAP_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(600_000),
     /** CAPTCHA on POST /api/sites: on when the secret is set. */
     CAPTCHA_SECRET_KEY: settings.optionalString,
     /** A Cloudflare-Turnstile-compatible `siteverify` endpoint. */

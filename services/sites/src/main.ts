@@ -23,6 +23,7 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { startScrapeRequeue } from './actions/scrape-requeue.js';
 import { createSiteStore } from './store/site-store.js';
 import { createSiteListReader } from './store/site-list-reader.js';
+import { createSitemapReader } from './store/sitemap-reader.js';
 import { SITES_READS } from './store/read-routing.js';
 import { createSubmissionStore } from './store/submission-store.js';
 import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from './worker/queues.js';
@@ -46,14 +47,22 @@ async function main(): Promise<void> {
   const reads = rt.readRouter({
     routing: SITES_READS,
     primaryTarget: target,
-    primary: { store: createSiteStore(db), listReader: createSiteListReader(listingPool) },
+    primary: {
+      store: createSiteStore(db),
+      listReader: createSiteListReader(listingPool),
+      sitemapReader: createSitemapReader(listingPool),
+    },
     ownUrl: config.SITES_DATABASE_URL,
     ownReplicaUrls: config.SITES_DATABASE_REPLICA_URLS,
     replica: (replicaTarget) => {
       const replicaDb = new PrismaClient({ adapter: createPgAdapter(replicaTarget) });
       const replicaPool = createPgPool(replicaTarget);
       return {
-        client: { store: createSiteStore(replicaDb), listReader: createSiteListReader(replicaPool) },
+        client: {
+          store: createSiteStore(replicaDb),
+          listReader: createSiteListReader(replicaPool),
+          sitemapReader: createSitemapReader(replicaPool),
+        },
         close: async () => {
           await replicaDb.$disconnect();
           await replicaPool.end();
@@ -121,6 +130,7 @@ async function main(): Promise<void> {
     hashIp,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     sitemapMaxSites: config.SITEMAP_MAX_SITES,
+    sitemapCacheMs: config.SITEMAP_CACHE_MS,
     listCacheMs: config.SITES_LIST_CACHE_MS,
     countCacheMs: config.SITES_COUNT_CACHE_MS,
     trustProxy: config.TRUSTED_PROXIES,

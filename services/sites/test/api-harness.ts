@@ -38,6 +38,7 @@ import { createDailyBgSource } from '../src/clients/daily-bg-source.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { primaryReads, SITES_READS, type SitesReads } from '../src/store/read-routing.js';
 import { createSiteListReader } from '../src/store/site-list-reader.js';
+import { createSitemapReader } from '../src/store/sitemap-reader.js';
 import { createSiteStore } from '../src/store/site-store.js';
 import { createQueues, JOB_OPTIONS, SCRAPE_QUEUE, TAG_QUEUE } from '../src/worker/queues.js';
 
@@ -124,7 +125,11 @@ export async function startHarness(opts: HarnessOptions = {}) {
   });
   const keys = generateTestKeyPair();
   const metrics = createMetrics('sites');
-  const primaryClient = { store: createSiteStore(db), listReader: createSiteListReader(listingPool) };
+  const primaryClient = {
+    store: createSiteStore(db),
+    listReader: createSiteListReader(listingPool),
+    sitemapReader: createSitemapReader(listingPool),
+  };
   let reads: SitesReads = primaryReads(primaryClient, metrics.registry);
   if (opts.replicas) {
     const [replicaTarget] = resolveReplicaTargets(
@@ -142,7 +147,11 @@ export async function startHarness(opts: HarnessOptions = {}) {
         {
           name: replicaName(replicaTarget!),
           target: replicaTarget!,
-          client: { store: createSiteStore(replicaDb), listReader: createSiteListReader(replicaPool) },
+          client: {
+            store: createSiteStore(replicaDb),
+            listReader: createSiteListReader(replicaPool),
+            sitemapReader: createSitemapReader(replicaPool),
+          },
           close: async () => {
             await replicaDb.$disconnect();
             await replicaPool.end();

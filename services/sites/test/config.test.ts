@@ -26,6 +26,7 @@ describe('sites API config', () => {
       SITES_LIST_CACHE_MS: 5000,
       SITES_COUNT_CACHE_MS: 30000,
       SITEMAP_MAX_SITES: 10000,
+      SITEMAP_CACHE_MS: 600000,
       PUBLIC_BASE_URL: 'http://localhost:8080',
     });
   });

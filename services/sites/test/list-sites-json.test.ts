@@ -2,11 +2,13 @@
 // for byte what the former Prisma path produced: rows read with the generated client,
 // shaped by toSite and serialised by JSON.stringify. Data covers the awkward cases: nulls,
 // escapes and control characters, non-ASCII text, millisecond times, profiles, claims,
-// several pages and equal sort keys (id tie-break).
+// several pages and equal sort keys (id tie-break). The cursor of the next page names the
+// last site's sort key as PostgreSQL writes it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { SITES_PAGE_SIZE, type SiteListResponse, type SiteSort, type SiteTag } from '@svc/types';
+import { encodeSiteCursor } from '../src/domain/site-cursor.js';
 import { toSite } from '../src/store/site-record.js';
 import { startHarness, type Harness } from './api-harness.js';
 
@@ -65,19 +67,27 @@ async function expectedBody(f: Filter): Promise<string> {
   );
   const order =
     f.sort === 'recent' ? Prisma.sql`first_submitted_at DESC, id` : Prisma.sql`hot_score DESC, id`;
-  const ids = await h.db.$queryRaw<Array<{ id: string }>>`
-    SELECT id FROM sites WHERE ${where} ORDER BY ${order}
+  const key =
+    f.sort === 'recent'
+      ? Prisma.sql`to_char(first_submitted_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : Prisma.sql`hot_score::text`;
+  const ids = await h.db.$queryRaw<Array<{ id: string; key: string }>>`
+    SELECT id, ${key} AS key FROM sites WHERE ${where} ORDER BY ${order}
     LIMIT ${SITES_PAGE_SIZE} OFFSET ${(f.page - 1) * SITES_PAGE_SIZE}`;
   const counted = await h.db.$queryRaw<Array<{ n: bigint }>>`
     SELECT count(*) AS n FROM sites WHERE ${where}`;
   const rows = await h.db.site.findMany({ where: { id: { in: ids.map((r) => r.id) } } });
   const byId = new Map(rows.map((r) => [r.id, r]));
   const total = Number(counted[0]!.n);
+  const hasMore = f.page * SITES_PAGE_SIZE < total;
+  const last = ids.at(-1);
   const body: SiteListResponse = {
     sites: ids.map((r) => toSite(byId.get(r.id)!)),
     total,
+    total_exact: true,
     page: f.page,
-    hasMore: f.page * SITES_PAGE_SIZE < total,
+    hasMore,
+    next_cursor: hasMore && last ? encodeSiteCursor({ sort: f.sort, key: last.key, id: last.id }) : null,
   };
   return JSON.stringify(body);
 }
@@ -119,7 +129,7 @@ describe('GET /api/sites body', () => {
 
   it('lists 150 sites over three pages, the last with hasMore false', async () => {
     const last = await request(h.app).get('/api/sites').query({ page: 3 });
-    expect(last.body).toMatchObject({ total: 150, page: 3, hasMore: false });
+    expect(last.body).toMatchObject({ total: 150, page: 3, hasMore: false, next_cursor: null });
     expect(last.body.sites).toHaveLength(30);
   });
 });

@@ -187,8 +187,11 @@ describe('sites schema', () => {
       SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = ${schema}`;
     const defs = new Map(rows.map((r) => [r.indexname, r.indexdef]));
     expect(defs.get('sites_url_key')).toMatch(/UNIQUE INDEX .* \(url\)/);
-    expect(defs.get('sites_hot_idx')).toMatch(/\(hot_score DESC, id\)/);
-    expect(defs.get('sites_recent_idx')).toMatch(/\(first_submitted_at DESC, id\)/);
+    expect(defs.get('sites_hot_idx')).toMatch(/\(hot_score DESC, id\) WHERE \(hidden_at IS NULL\)/);
+    expect(defs.get('sites_recent_idx')).toMatch(/\(first_submitted_at DESC, id\) WHERE \(hidden_at IS NULL\)/);
+    expect(defs.get('sites_sitemap_idx')).toMatch(
+      /\(hashtext\(id\), id\) INCLUDE \(last_activity_at\) WHERE \(hidden_at IS NULL\)/,
+    );
     expect(defs.get('sites_tags_idx')).toMatch(/USING gin \(tags\)/);
     expect(defs.get('sites_search_idx')).toMatch(/USING gin \(search_document\)/);
     expect(defs.get('sites_scrape_pending_idx')).toMatch(/WHERE \(scrape_status = 'pending'/);
@@ -199,16 +202,23 @@ describe('sites schema', () => {
     expect(defs.get('boosts_ip_day_idx')).toMatch(/\(ip_hash, day\)/);
   });
 
-  it('serves the hot order from its index (no sort step)', async () => {
-    const plan = await db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
-      return tx.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(
-        `EXPLAIN SELECT id FROM "${schema}".sites ORDER BY hot_score DESC, id LIMIT 60`,
-      );
-    });
-    const text = plan.map((r) => r['QUERY PLAN']).join('\n');
-    expect(text).toContain('sites_hot_idx');
-    expect(text).not.toMatch(/\bSort\b/);
+  it('serves the visible sites’ hot order and a sitemap file from their indexes alone (no sort step)', async () => {
+    const explain = (sql: string) =>
+      db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
+        const plan = await tx.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(`EXPLAIN ${sql}`);
+        return plan.map((r) => r['QUERY PLAN']).join('\n');
+      });
+    const hot = await explain(
+      `SELECT id FROM "${schema}".sites WHERE hidden_at IS NULL ORDER BY hot_score DESC, id LIMIT 60 OFFSET 6000`,
+    );
+    expect(hot).toMatch(/Index Only Scan using sites_hot_idx/);
+    expect(hot).not.toMatch(/\bSort\b/);
+    const file = await explain(
+      `SELECT id, last_activity_at FROM "${schema}".sites WHERE hidden_at IS NULL AND hashtext(id) >= 0 AND hashtext(id) < 1000 ORDER BY hashtext(id), id`,
+    );
+    expect(file).toMatch(/Index Only Scan using sites_sitemap_idx/);
+    expect(file).not.toMatch(/\bSort\b/);
   });
 });
 

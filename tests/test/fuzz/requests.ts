@@ -133,6 +133,8 @@ function realValues(e: Endpoint, world: World, where: 'params' | 'query' | 'body
     if (name === 'slug') return e.operationId === 'withdrawApp' ? world.withdrawable : world.allSlugs;
     if (name === 'email') return world.allEmails;
     if (name === 'site_id') return world.allSiteIds;
+    // The first files of the sitemap index (the fuzz runs sites with one site a file).
+    if (name === 'n' && e.operationId === 'getSitemapFile') return ['1', '2'];
     if (name === 'id') {
       if (e.path.includes('/keys/')) return world.revocableKeys.map((k) => k.id);
       return e.service === 'chat' ? world.allMessageIds : world.allSiteIds;

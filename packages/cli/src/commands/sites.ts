@@ -120,7 +120,8 @@ export function registerSites(program: Command, ctx: Context): void {
     .option('-q, --search <text>', 'keyword search over title, description, URL and tags')
     .option('--tag <tag>', `one of: ${SITE_TAGS.join(' ')}`)
     .option('--sort <order>', 'hot (default) or recent')
-    .option('--page <n>', 'page number, 60 sites per page', integer('--page'))
+    .option('--page <n>', 'page number, 60 sites per page (up to 166)', integer('--page'))
+    .option('--cursor <c>', 'the page after an earlier answer (its next_cursor), at any depth')
     .option('--mine', 'your submissions (needs svc login)')
     .action(async (opts) => {
       const client = ctx.client();
@@ -131,13 +132,13 @@ export function registerSites(program: Command, ctx: Context): void {
       }
       const query = parseOrUsage(
         SiteListQuery,
-        { search: opts.search, tag: opts.tag, sort: opts.sort, page: opts.page },
+        { search: opts.search, tag: opts.tag, sort: opts.sort, page: opts.page, cursor: opts.cursor },
         'options',
       );
       const out = await client.sites.list(query);
       ctx.print(out, () =>
         out.sites.length
-          ? `${renderTable(out.sites, COLUMNS)}\n\npage ${out.page}, ${out.total} sites${out.hasMore ? ' (more: --page ' + (out.page + 1) + ')' : ''}`
+          ? `${renderTable(out.sites, COLUMNS)}\n\n${out.total_exact ? '' : 'about '}${out.total} sites${out.next_cursor ? ` (more: --cursor ${out.next_cursor})` : ''}`
           : 'no sites',
       );
     });

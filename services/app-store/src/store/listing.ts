@@ -1,12 +1,14 @@
-// The public listing: a page of approved apps plus `meta.total`, answered as JSON text.
+// The public listing: a page of approved apps plus `meta`, answered as JSON text.
 //
-// Totals. Counting all matches on every request would scan ~every approved row for the
-// first page (100k apps: 15 ms, the dominant cost), so totals are cached in one Redis hash
-// per deployment, one field per filter set, for TOTAL_TTL_SECONDS. Every write that can
-// change which apps match (submit, block, PATCH of name/description/tags/category) deletes
-// the hash, so a client that writes and then lists sees an exact total; a count racing a
-// concurrent write can be stale for at most the TTL. With Redis down the count is made in
-// PostgreSQL (the listing keeps working).
+// Totals. A total is exact up to EXACT_TOTAL_LIMIT matches and PostgreSQL's estimate above
+// (the kit's countOrEstimate, docs/decisions/038-growth.md): counting every match of the
+// first page's filter would read ~every approved row (1M apps: ~450 ms). Totals are also
+// cached in one Redis hash per deployment, one field per filter set, for `totalsCacheMs`
+// (APP_STORE_TOTALS_CACHE_MS, default 10 s; 0 = off). Every write that can change which
+// apps match (submit, block, PATCH of name/description/tags/category) deletes the hash, so
+// a client that writes and then lists sees a fresh total; a total racing a concurrent write
+// can be stale for at most the TTL. With Redis down the total is made in PostgreSQL (the
+// listing keeps working). `meta.has_more` comes from reading one app more than the page.
 //
 // Pages. Each process keeps the answers of up to PAGE_CACHE_ENTRIES distinct listing
 // queries (least recently used out first) for `pageCacheMs` (APP_STORE_LISTING_CACHE_MS,
@@ -14,24 +16,31 @@
 // requests costs one query per second instead of one each (and concurrent misses of one
 // query share a single database round trip). Writes made through this process clear it at
 // once; writes through another replica show up here within pageCacheMs.
-import { createLoadingCache, type Logger, type Redis } from '@svc/service-kit';
+import { createLoadingCache, type Logger, type MatchTotal, type Redis } from '@svc/service-kit';
 import type { AppListQuery } from '@svc/types';
 import { listingTotalKey, normalizeFilter, type ListingFilter } from '../domain/listing-query.js';
 import type { ListingReader } from './listing-reader.js';
 
-export const TOTAL_TTL_SECONDS = 10;
 export const PAGE_CACHE_ENTRIES = 500;
 
 export interface ListingTotals {
-  get(filter: ListingFilter, count: () => Promise<number>): Promise<number>;
+  get(filter: ListingFilter, count: () => Promise<MatchTotal>): Promise<MatchTotal>;
   /** After a write that may change which apps match a filter. */
   invalidate(): Promise<void>;
 }
 
-export function createListingTotals(redis: Redis, prefix: string, logger: Logger): ListingTotals {
-  const key = `${prefix}app-store:listing-totals`;
+/** An exact total as its number, an estimate with a `~` before it. */
+const encodeTotal = (t: MatchTotal) => `${t.exact ? '' : '~'}${t.total}`;
+const decodeTotal = (v: string): MatchTotal =>
+  v.startsWith('~') ? { total: Number(v.slice(1)), exact: false } : { total: Number(v), exact: true };
+
+/** `ttlMs` 0: every listing counts (or estimates) its total. */
+export function createListingTotals(redis: Redis, prefix: string, logger: Logger, ttlMs: number): ListingTotals {
+  // v2: a field may hold an estimate (`~`), which the former readers would not parse.
+  const key = `${prefix}app-store:listing-totals:v2`;
   return {
     async get(filter, count) {
+      if (ttlMs === 0) return count();
       const field = listingTotalKey(filter);
       let cached: string | null;
       try {
@@ -40,12 +49,12 @@ export function createListingTotals(redis: Redis, prefix: string, logger: Logger
         logger.debug({ err }, 'listing totals cache unavailable');
         return count();
       }
-      if (cached !== null) return Number(cached);
+      if (cached !== null) return decodeTotal(cached);
       const total = await count();
       redis
         .multi()
-        .hset(key, field, String(total))
-        .expire(key, TOTAL_TTL_SECONDS, 'NX')
+        .hset(key, field, encodeTotal(total))
+        .pexpire(key, ttlMs, 'NX')
         .exec()
         .catch((err: unknown) => logger.debug({ err }, 'listing totals cache not written'));
       return total;
@@ -54,7 +63,7 @@ export function createListingTotals(redis: Redis, prefix: string, logger: Logger
       try {
         await redis.del(key);
       } catch (err) {
-        // The write itself succeeded; a stale total lasts at most TOTAL_TTL_SECONDS.
+        // The write itself succeeded; a stale total lasts at most the TTL.
         logger.warn({ err }, 'listing totals cache not invalidated');
       }
     },
@@ -89,9 +98,17 @@ export function createListing(deps: {
   async function build(filter: ListingFilter, query: AppListQuery): Promise<Buffer> {
     const [page, total] = await Promise.all([
       deps.reader.page(filter, query.limit, query.offset),
-      deps.totals.get(filter, () => deps.reader.count(filter)),
+      deps.totals.get(filter, () => deps.reader.total(filter)),
     ]);
-    const meta = { limit: query.limit, offset: query.offset, count: page.count, total };
+    // The AppListMeta shape, in its key order.
+    const meta = {
+      limit: query.limit,
+      offset: query.offset,
+      count: page.count,
+      total: total.total,
+      total_exact: total.exact,
+      has_more: page.hasMore,
+    };
     return Buffer.from(`{"apps":${page.appsJson},"meta":${JSON.stringify(meta)}}`);
   }
 

@@ -15,7 +15,14 @@ import {
   type OutboxRelay,
   type IpHasher,
 } from '@svc/service-kit';
-import { ERROR_MESSAGES, SITE_TAGS, SiteIdParams, SiteListQuery, SubmitSiteBody } from '@svc/types';
+import {
+  ERROR_MESSAGES,
+  SITE_TAGS,
+  SITES_PAGE_TOO_DEEP,
+  SiteIdParams,
+  SiteListQuery,
+  SubmitSiteBody,
+} from '@svc/types';
 import type { CaptchaVerifier } from '../clients/captcha.js';
 import { secondsUntilUtcMidnight, utcDay } from '../domain/boost-allowance.js';
 import { hasClaimMeta } from '../domain/claim-meta.js';
@@ -74,8 +81,14 @@ export function siteRoutes(app: Express, deps: SiteRoutesDeps): void {
   });
 
   app.get('/api/sites', async (req, res) => {
-    const page = await listSites(deps.listReader, deps.listCache, SiteListQuery.parse(req.query));
-    sendEncodedJson(req, res, page);
+    const query = SiteListQuery.safeParse(req.query);
+    if (!query.success) {
+      // A page past the cap is a request to read on: its own answer names the cursor.
+      if (query.error.issues.some((i) => i.path[0] === 'page' && i.code === 'too_big'))
+        throw badRequest(SITES_PAGE_TOO_DEEP);
+      throw query.error;
+    }
+    sendEncodedJson(req, res, await listSites(deps.listReader, deps.listCache, query.data));
   });
 
   app.post('/api/sites', submitLimit.middleware, async (req, res) => {

@@ -16,11 +16,12 @@ import {
 } from '@svc/service-kit';
 import type { SiteListReader } from './site-list-reader.js';
 import type { SiteStore } from './site-store.js';
+import type { SitemapReader } from './sitemap-reader.js';
 
 export const SITES_READS = {
   /** GET /api/sites: pages and match counts, behind the process's caches. */
   listSites: 'cache',
-  /** GET /sitemap.xml, behind its process cache. */
+  /** GET /sitemap.xml and /sitemap-<n>.xml, behind their process cache. */
   sitemap: 'cache',
   /** GET /api/sites/{id}: a miss is asked of the primary (a site submitted a moment ago). */
   siteDetail: 'replica',
@@ -36,6 +37,7 @@ export type SitesReadName = keyof typeof SITES_READS;
 export interface SitesReadClient {
   store: SiteStore;
   listReader: SiteListReader;
+  sitemapReader: SitemapReader;
 }
 
 export type SitesReads = ReadRouter<SitesReadClient, SitesReadName>;

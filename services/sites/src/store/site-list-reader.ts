@@ -4,18 +4,29 @@
 // so Node neither parses 60 rows nor re-serialises them; statements are prepared once per
 // connection. Same pattern as app-store's listing-reader.ts.
 import pg from 'pg';
+import { countOrEstimate, type MatchTotal } from '@svc/service-kit';
+import { encodeSiteCursor } from '../domain/site-cursor.js';
 import {
-  siteListCountQuery,
   siteListPageQuery,
+  siteListWhere,
   type SiteListFilter,
   type SiteListPageFilter,
   type SqlQuery,
 } from '../domain/site-list-query.js';
 
-export interface SiteListReader {
+export interface SitePage {
   /** The page as a JSON array of Site objects (text, ready to embed in the body). */
-  pageJson(filter: SiteListPageFilter): Promise<string>;
-  count(filter: SiteListFilter): Promise<number>;
+  sitesJson: string;
+  /** Whether a site follows the page (one more row was read). */
+  hasMore: boolean;
+  /** The `cursor` of the next page, null on the last one. */
+  nextCursor: string | null;
+}
+
+export interface SiteListReader {
+  page(filter: SiteListPageFilter): Promise<SitePage>;
+  /** Exact up to EXACT_TOTAL_LIMIT matches, else the planner's estimate (the kit's match-total.ts). */
+  total(filter: SiteListFilter): Promise<MatchTotal>;
 }
 
 /** Prepared-statement name for a SQL text (same text, same name, on every connection). */
@@ -25,19 +36,27 @@ function prepared(prefix: string, q: SqlQuery): pg.QueryConfig {
   return { name: `${prefix}_${(h >>> 0).toString(36)}`, text: q.sql, values: q.params };
 }
 
+interface PageRow {
+  sites: string;
+  more: boolean;
+  last_key: string | null;
+  last_id: string | null;
+}
+
 export function createSiteListReader(pool: pg.Pool): SiteListReader {
   return {
-    async pageJson(filter) {
-      const res = await pool.query<{ sites: string }>(
-        prepared('sites_page', siteListPageQuery(filter)),
-      );
-      return res.rows[0]!.sites;
+    async page(filter) {
+      const res = await pool.query<PageRow>(prepared('sites_page', siteListPageQuery(filter)));
+      const row = res.rows[0]!;
+      const nextCursor =
+        row.more && row.last_key !== null && row.last_id !== null
+          ? encodeSiteCursor({ sort: filter.sort, key: row.last_key, id: row.last_id })
+          : null;
+      return { sitesJson: row.sites, hasMore: row.more, nextCursor };
     },
-    async count(filter) {
-      const res = await pool.query<{ total: number }>(
-        prepared('sites_count', siteListCountQuery(filter)),
-      );
-      return res.rows[0]!.total;
+    total(filter) {
+      const where = siteListWhere(filter);
+      return countOrEstimate(pool, 'sites_count', `sites s WHERE ${where.sql}`, where.params);
     },
   };
 }

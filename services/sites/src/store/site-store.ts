@@ -1,5 +1,5 @@
-// Every query of the sites API but the listing (site-list-reader.ts) and the submission
-// (submission-store.ts), both on a plain pg pool. Boosts are raw SQL because they need what
+// Every query of the sites API but the listing (site-list-reader.ts), the sitemap
+// (sitemap-reader.ts) and the submission (submission-store.ts), all on a plain pg pool. Boosts are raw SQL because they need what
 // Prisma's query API cannot say (advisory locks); the rest uses the generated client.
 import { appendAuditEntry, listAuditEntries, newId, type ListAuditQuery } from '@svc/service-kit';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
@@ -133,15 +133,6 @@ export function createSiteStore(db: PrismaClient) {
       const { count } = await db.bookmark.deleteMany({ where: { userId, siteId } });
       return count > 0;
     },
-
-    /** Sites for the sitemap, most relevant first (never a hidden one). */
-    sitemapSites: (limit: number) =>
-      db.site.findMany({
-        where: { hiddenAt: null },
-        select: { id: true, lastActivityAt: true },
-        orderBy: [{ hotScore: 'desc' }, { id: 'asc' }],
-        take: limit,
-      }),
 
     /**
      * Moderation: hides a visible site (the conditional UPDATE makes a second hide lose) and

@@ -179,7 +179,7 @@ export default function AppsPage({ loaderData }: Route.ComponentProps) {
             </Link>
           ) : null}
           <span aria-current="page">{t('store.pageOf', { page: numbers.format(page), pages: numbers.format(pages) })}</span>
-          {meta.offset + meta.count < meta.total ? (
+          {meta.has_more ? (
             <Link rel="next" to={pageHref(query, meta.offset + limit)}>
               {t('ui.next', { ns: 'common' })}
             </Link>

@@ -3,7 +3,7 @@
 // and the public chat. Live updates come over the page's one WebSocket (app/lib/live.ts).
 import type { ChatMessage, DailyBgResponse, SiteListResponse, SiteTag } from '@svc/types';
 import { truncateText } from '@svc/types/text';
-import { SEARCH_MAX_LENGTH, SITE_TAGS } from '@svc/types/constants';
+import { SEARCH_MAX_LENGTH, SITES_MAX_PAGE, SITE_TAGS } from '@svc/types/constants';
 import { useTranslation } from 'react-i18next';
 import { data, useRevalidator, useSearchParams } from 'react-router';
 import { ChatPanel } from '../../components/sites/chat-panel';
@@ -41,7 +41,7 @@ export function readFilters(params: URLSearchParams): HomeFilters {
     sort: sort === 'recent' ? 'recent' : 'hot',
     tag: (SITE_TAGS as readonly string[]).includes(tag ?? '') ? (tag as SiteTag) : undefined,
     search: truncateText((params.get('search') ?? '').trim(), SEARCH_MAX_LENGTH),
-    page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
+    page: Number.isInteger(page) && page >= 1 && page <= SITES_MAX_PAGE ? page : 1,
   };
 }
 
@@ -209,7 +209,8 @@ function Pager({ page, hasMore }: { page: number; hasMore: boolean }) {
         </a>
       ) : null}
       <span aria-current="page">{t('common:ui.page', { page })}</span>
-      {hasMore ? (
+      {/* Numbered pages stop at the API's cap; deeper reading is the API's cursor. */}
+      {hasMore && page < SITES_MAX_PAGE ? (
         <a href={withParams(params, { page: String(page + 1) })} rel="next">
           {t('common:ui.next')}
         </a>
