@@ -78,7 +78,7 @@ describe('llms-full.txt', () => {
     expect(full).toMatch(/- `hot_score` \(number, required\)/);
     expect(full).toMatch(/### SiteTag\n\n"工具" \| "技术"/);
     expect(full).toContain(
-      '- `search_sites`: GET /api/sites; arguments search (query), tag (query), sort (query), page (query).',
+      '- `search_sites`: GET /api/sites; arguments search (query), tag (query), sort (query), page (query), cursor (query).',
     );
     expect(findEndpoint('GET', '/api/sites')).toBeDefined();
   });

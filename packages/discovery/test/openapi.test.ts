@@ -58,6 +58,7 @@ describe('buildOpenApi', () => {
       ['query', 'tag', false],
       ['query', 'sort', false],
       ['query', 'page', false],
+      ['query', 'cursor', false],
     ]);
     expect(list.find((p) => p.name === 'page')!.schema).toMatchObject({
       type: 'integer',
