@@ -33,6 +33,10 @@ function realValues(world: World, name: string): unknown[] | undefined {
   if (name === 'slug') return world.allSlugs;
   if (name === 'captchaToken') return [world.captchaToken];
   if (name === 'url') return [world.websiteUrl('/fuzz/mcp'), 'https://example.com/', 'not a url'];
+  // A cursor comes only from an earlier answer, so a valid call mostly goes without one
+  // (undefined: left out of the JSON); numbered pages stop at 166.
+  if (name === 'cursor') return [undefined];
+  if (name === 'page') return [1, 2, 166, 167];
   return undefined;
 }
 
