@@ -176,6 +176,19 @@ async function explainPlans(pg, schemas, terms) {
         params: [],
       },
     ],
+    // One user's rows, as their data export reads them and their account deletion changes
+    // them: a sender of the seed's 50,000 (200 messages at 10M), an author of its 20,000 (50
+    // apps at 1M); the seed owns no site, so the sites' plans show the lookup alone.
+    ['messages', 'one user\'s messages (export, deletion)', {
+      sql: 'SELECT * FROM messages WHERE sender_user_id = $1 ORDER BY created_at, id',
+      params: ['u4'],
+    }],
+    ['sites', 'one user\'s owned sites (export, deletion)', { sql: 'SELECT id FROM sites WHERE owner_id = $1', params: ['u0'] }],
+    ['sites', 'one user\'s submitted sites (deletion)', { sql: 'SELECT id FROM sites WHERE submitted_by = $1', params: ['u0'] }],
+    ['apps', 'one author\'s apps (export, deletion)', {
+      sql: 'SELECT id FROM apps WHERE author_id = $1 ORDER BY created_at, id',
+      params: ['author-0'],
+    }],
   ];
   const out = [];
   for (const [kind, name, q] of queries) {
