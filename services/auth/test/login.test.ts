@@ -46,6 +46,32 @@ describe('send-code', () => {
     expect(row!.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(10 * 60_000);
   });
 
+  it('deletes up to 10 expired codes, oldest first, and never a live one', async () => {
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    const dead = Array.from({ length: 12 }, (_, i) => ({
+      email: `dead-${String(i).padStart(2, '0')}@example.com`,
+      codeHash: 'f'.repeat(64),
+      expiresAt: minutesAgo(60 - i), // dead-00 expired first
+    }));
+    await h.db.loginCode.createMany({
+      data: [...dead, { email: 'live@example.com', codeHash: 'e'.repeat(64), expiresAt: minutesAgo(-5) }],
+    });
+    await sendCode('sweeper@example.com').expect(200);
+    const left = await h.db.loginCode.findMany({
+      where: { email: { in: [...dead.map((d) => d.email), 'live@example.com', 'sweeper@example.com'] } },
+      orderBy: { email: 'asc' },
+      select: { email: true },
+    });
+    expect(left.map((r) => r.email)).toEqual([
+      'dead-10@example.com',
+      'dead-11@example.com',
+      'live@example.com',
+      'sweeper@example.com',
+    ]);
+    await sendCode('sweeper@example.com').expect(200);
+    expect(await h.db.loginCode.count({ where: { email: { startsWith: 'dead-' } } })).toBe(0);
+  });
+
   it.each([[{}], [{ email: 'not-an-email' }], [{ email: 42 }]])(
     'refuses %j with 400',
     async (body) => {

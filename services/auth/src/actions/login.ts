@@ -3,7 +3,14 @@ import { nanoid } from 'nanoid';
 import { ERROR_MESSAGES, truncateText } from '@svc/types';
 import { HttpError, badRequest, conflict, newId } from '@svc/service-kit';
 import { baseUsername, usernameCandidate } from '../domain/default-username.js';
-import { CODE_TTL_MS, MAX_WRONG_ATTEMPTS, codeMatches, generateCode, hashCode } from '../domain/login-code.js';
+import {
+  CODE_TTL_MS,
+  EXPIRED_CODES_PER_SEND,
+  MAX_WRONG_ATTEMPTS,
+  codeMatches,
+  generateCode,
+  hashCode,
+} from '../domain/login-code.js';
 import type { Mailer } from '../clients/mailer.js';
 import { isUniqueViolation, type AuthStore, type UserRecord } from '../store/store.js';
 
@@ -39,7 +46,9 @@ export function createLogin(deps: { store: AuthStore; mailer: Mailer; codeSecret
   return {
     async sendCode(email: string): Promise<void> {
       const code = generateCode();
-      await store.replaceCode(email, hashCode(codeSecret, email, code), new Date(now().getTime() + CODE_TTL_MS));
+      const at = now();
+      await store.deleteExpiredCodes(at, EXPIRED_CODES_PER_SEND);
+      await store.replaceCode(email, hashCode(codeSecret, email, code), new Date(at.getTime() + CODE_TTL_MS));
       try {
         await mailer.sendLoginCode(email, code);
       } catch {

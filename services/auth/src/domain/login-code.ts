@@ -6,6 +6,12 @@ import { VERIFICATION_CODE_MAX_ATTEMPTS, VERIFICATION_CODE_TTL_SECONDS } from '@
 
 export const CODE_TTL_MS = VERIFICATION_CODE_TTL_SECONDS * 1000;
 export const MAX_WRONG_ATTEMPTS = VERIFICATION_CODE_MAX_ATTEMPTS;
+/**
+ * Expired codes each send-code deletes. A row names an address (of someone who may never
+ * have signed up), so it goes once it can no longer be used; each send makes at most one
+ * row and removes up to this many dead ones, so they cannot pile up.
+ */
+export const EXPIRED_CODES_PER_SEND = 10;
 
 export function generateCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');

@@ -44,6 +44,14 @@ export function createAuthStore(db: AuthDb) {
       return row?.codeHash ?? null;
     },
 
+    /** Deletes up to `limit` codes expired before `now` (skipping rows another call holds); returns how many. */
+    async deleteExpiredCodes(now: Date, limit: number): Promise<number> {
+      return db.$executeRaw`
+        DELETE FROM login_codes WHERE email IN (
+          SELECT email FROM login_codes WHERE expires_at < ${now}
+          ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
+    },
+
     /** Single use: only one caller can delete the code it matched. */
     async consumeCode(email: string, codeHash: string): Promise<boolean> {
       const { count } = await db.loginCode.deleteMany({ where: { email, codeHash } });
