@@ -21,6 +21,7 @@ import { configSchema, ipHashSecret } from './config.js';
 import { createDailyBgSource } from './clients/daily-bg-source.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { startScrapeRequeue } from './actions/scrape-requeue.js';
+import { firstKeptBoostDay } from './domain/boost-allowance.js';
 import { createSiteStore } from './store/site-store.js';
 import { createSiteListReader } from './store/site-list-reader.js';
 import { createSitemapReader } from './store/sitemap-reader.js';
@@ -92,12 +93,16 @@ async function main(): Promise<void> {
     registry: rt.metrics.registry,
     queues: { [SCRAPE_QUEUE]: { queue: queues[SCRAPE_QUEUE], options: JOB_OPTIONS } },
   });
+  const siteStore = createSiteStore(db);
   const requeue = startScrapeRequeue({
-    store: createSiteStore(db),
+    store: siteStore,
     queue: queues[SCRAPE_QUEUE],
     tagQueue: queues[TAG_QUEUE],
     logger: rt.logger,
-    expireIdempotencyKeys: () => createSubmissionStore(listingPool).deleteExpiredIdempotencyKeys(),
+    expire: {
+      'idempotency keys': () => createSubmissionStore(listingPool).deleteExpiredIdempotencyKeys(),
+      boosts: () => siteStore.deleteOldBoosts(firstKeptBoostDay(new Date()), 5000),
+    },
   });
 
   const app = buildApp({

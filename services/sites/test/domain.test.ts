@@ -6,6 +6,7 @@ import { LANGUAGE_CODES } from '@svc/types';
 import {
   decideBoost,
   dailyBoostLimit,
+  firstKeptBoostDay,
   secondsUntilUtcMidnight,
   utcDay,
 } from '../src/domain/boost-allowance.js';
@@ -219,6 +220,12 @@ describe('boost allowance', () => {
     expect(utcDay(new Date('2026-03-02T00:00:00.000Z'))).toBe('2026-03-02');
     expect(secondsUntilUtcMidnight(new Date('2026-03-01T23:59:00Z'))).toBe(60);
     expect(secondsUntilUtcMidnight(new Date('2026-03-01T00:00:00Z'))).toBe(86_400);
+  });
+
+  it('keeps the boosts of today and yesterday (UTC), across a month', () => {
+    expect(firstKeptBoostDay(new Date('2026-03-01T00:00:00Z'))).toBe('2026-02-28');
+    expect(firstKeptBoostDay(new Date('2026-03-01T23:59:59.999Z'))).toBe('2026-02-28');
+    expect(firstKeptBoostDay(new Date('2026-03-02T00:00:00Z'))).toBe('2026-03-01');
   });
 });
 

@@ -2,6 +2,8 @@
 // check fetches a loopback web site through the real SSRF-safe fetcher.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { firstKeptBoostDay, utcDay } from '../src/domain/boost-allowance.js';
+import { createSiteStore } from '../src/store/site-store.js';
 import { nextIp, startFakeServer, startHarness, type Harness } from './api-harness.js';
 
 let h: Harness;
@@ -82,6 +84,26 @@ describe('POST /api/sites/{id}/boost', () => {
     expect(rows[0]!.ipHash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0]!.ipHash).not.toContain('203.0.113');
     expect(rows[0]!.day.toISOString().slice(0, 10)).toBe(new Date().toISOString().slice(0, 10));
+  });
+
+  it('deletes boosts before yesterday in batches, keeping the counts and the allowance', async () => {
+    const site = await newSite();
+    const ip = nextIp();
+    expect((await boost(site.id, ip)).status).toBe(200);
+    const daysAgo = (d: number) => new Date(`${utcDay(new Date(Date.now() - d * 86_400_000))}T00:00:00Z`);
+    await h.db.boost.createMany({
+      data: [5, 4, 2, 1].map((d, i) => ({ id: `old-boost-${i}`, siteId: site.id, userId: `u-${i}`, day: daysAgo(d) })),
+    });
+    const store = createSiteStore(h.db);
+    const firstKept = firstKeptBoostDay(new Date());
+    expect(await store.deleteOldBoosts(firstKept, 2)).toBe(2);
+    expect(await store.deleteOldBoosts(firstKept, 2)).toBe(1);
+    expect(await store.deleteOldBoosts(firstKept, 2)).toBe(0);
+    const left = await h.db.boost.findMany({ where: { siteId: site.id }, orderBy: { day: 'asc' } });
+    expect(left.map((b) => b.id === 'old-boost-3' || b.ipHash !== null)).toEqual([true, true]);
+    expect((await h.db.site.findUnique({ where: { id: site.id } }))?.boostCount).toBe(1);
+    // Today's boost still counts against the visitor's allowance.
+    expect((await boost(site.id, ip)).status).toBe(429);
   });
 
   it('answers 404 for an unknown site without using the allowance', async () => {

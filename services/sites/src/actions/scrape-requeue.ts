@@ -6,7 +6,9 @@
 //   attempts) or vanish with Redis' data; `enqueueScrape` also retries a failed job;
 // - sites scraped but still without tags get their tag job queued again (the worker's
 //   enqueueTag is not behind an outbox, or the tag job failed for good);
-// - Idempotency-Keys past their 24 hours are deleted (lookups ignore them already).
+// - rows past their use are deleted: Idempotency-Keys past their 24 hours (lookups ignore
+//   them already) and boosts before yesterday (only today's are counted), each by the
+//   `expire` function main.ts gives, a bounded batch per sweep.
 // Queueing is idempotent (job id from the site id), so a site whose job is waiting,
 // delayed or running is left alone, and several API replicas may sweep at once.
 import type { Queue } from 'bullmq';
@@ -43,8 +45,8 @@ export function startScrapeRequeue(opts: {
   queue: Queue;
   tagQueue: Queue;
   logger: Logger;
-  /** Deletes expired Idempotency-Keys (store/submission-store.ts). */
-  expireIdempotencyKeys?: () => Promise<number>;
+  /** Deletes one batch of rows past their use, by what they are; each returns how many. */
+  expire?: Record<string, () => Promise<number>>;
   intervalMs?: number;
 }) {
   let running = false;
@@ -52,8 +54,10 @@ export function startScrapeRequeue(opts: {
     const scrapes = await requeuePendingScrapes(opts.store, opts.queue);
     const tags = await requeueUntagged(opts.store, opts.tagQueue);
     if (scrapes + tags > 0) opts.logger.info({ scrapes, tags }, 're-queued unfinished sites');
-    const expired = (await opts.expireIdempotencyKeys?.()) ?? 0;
-    if (expired > 0) opts.logger.info({ expired }, 'deleted expired idempotency keys');
+    for (const [rows, expire] of Object.entries(opts.expire ?? {})) {
+      const deleted = await expire();
+      if (deleted > 0) opts.logger.info({ rows, deleted }, 'deleted rows past their use');
+    }
   };
   const timer = setInterval(() => {
     if (running) return;

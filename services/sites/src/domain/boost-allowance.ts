@@ -24,6 +24,16 @@ export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
+/**
+ * The first day of boosts kept: yesterday (UTC). A boost row is read only to count the
+ * caller's boosts of today and holds who boosted (a user id or an IP hash), so older rows
+ * are deleted; yesterday stays for a clock a little behind at midnight. The site keeps its
+ * `boost_count`.
+ */
+export function firstKeptBoostDay(now: Date): string {
+  return utcDay(new Date(now.getTime() - 86_400_000));
+}
+
 /** Seconds until the next UTC midnight, when the allowance refills (Retry-After). */
 export function secondsUntilUtcMidnight(now: Date): number {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);

@@ -85,6 +85,15 @@ export function createSiteStore(db: PrismaClient) {
       });
     },
 
+    /** Deletes up to `limit` boosts of days before `firstKeptDay` (YYYY-MM-DD); returns how many. */
+    async deleteOldBoosts(firstKeptDay: string, limit: number): Promise<number> {
+      // No index leads with the day: once swept, the table holds two days, and the first
+      // sweep of a long history finds its old rows early in the heap.
+      return db.$executeRaw`
+        DELETE FROM boosts WHERE ctid = ANY (ARRAY(
+          SELECT ctid FROM boosts WHERE day < ${firstKeptDay}::date LIMIT ${limit}))`;
+    },
+
     /** Claims a site once: the conditional UPDATE makes a second (or parallel) claim lose. */
     async claim(siteId: string, ownerId: string | null): Promise<ClaimOutcome> {
       const rows = await db.$queryRaw<SiteRow[]>`
