@@ -21,12 +21,13 @@ export function appNoticeJob(auditId: string, job: NotifyEmailJob): OutboxJob {
 
 /**
  * BullMQ options of notify-email jobs: retried with exponential backoff (2 s, 4 s, ... about
- * 17 minutes in all) while auth or Resend is down; kept a while after completion, so a re-post
- * of the same job id is dropped.
+ * 17 minutes in all) while auth or Resend is down. Kept a day after completion, so a re-post
+ * of the same job id (a relay that stopped between adding and deleting its outbox row) is
+ * dropped; failed ones a week, to investigate. Not longer: a job names the author.
  */
 export const NOTICE_JOB_OPTIONS = {
   attempts: 10,
   backoff: { type: 'exponential', delay: 2000 },
-  removeOnComplete: 1000,
-  removeOnFail: 5000,
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
 } as const;
