@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cpuMs } from './lib/process-cpu.mjs';
 import { SEARCH_CJK, SEARCH_WORD, seedApps } from './lib/app-store-seed.mjs';
+import { ensureDatabase } from './lib/database.mjs';
 import { HOST, freePort, waitFor } from './lib/processes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -75,6 +76,7 @@ async function main() {
     pathToFileURL(path.join(SERVICE, 'dist', 'domain', 'listing-query.js')).href
   );
 
+  await ensureDatabase(DATABASE_URL, SCHEMA);
   const pg = new pgModule.Client({ connectionString: DATABASE_URL });
   await pg.connect();
   const redisPrefix = `bench:app-store:${randomBytes(4).toString('hex')}:`;

@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { KINDS, SEED_VERSION, migrateKept, searchTerms, seed, seedState } from './lib/growth-seed.mjs';
+import { ensureDatabase } from './lib/database.mjs';
 import { startStack } from './lib/growth-stack.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,17 +66,6 @@ const CACHE_SWITCHES = [
 ];
 
 // ---------------------------------------------------------------- data
-
-async function ensureDatabase() {
-  const url = new URL(DATABASE_URL);
-  const dbName = decodeURIComponent(url.pathname.slice(1));
-  url.pathname = '/postgres';
-  const admin = new pgModule.Client({ connectionString: url.toString() });
-  await admin.connect();
-  const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName]);
-  if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${dbName}"`);
-  await admin.end();
-}
 
 /** Seeds what is missing (or everything with --reseed), migrates what is kept; returns what each schema holds. */
 async function prepareData(pg, sizes) {
@@ -357,7 +347,7 @@ async function main() {
   const loadavgAtStart = os.loadavg().map((x) => +x.toFixed(2));
   const terms = searchTerms();
 
-  await ensureDatabase();
+  await ensureDatabase(DATABASE_URL);
   const pg = new pgModule.Client({ connectionString: DATABASE_URL });
   await pg.connect();
   const results = { date: new Date().toISOString(), sizes: labels, load, terms, cacheSwitches: CACHE_SWITCHES };

@@ -34,6 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedApps } from './lib/app-store-seed.mjs';
+import { ensureDatabase } from './lib/database.mjs';
 import { runLoadChild } from './lib/load-child.mjs';
 import { cpuMs } from './lib/process-cpu.mjs';
 import { HOST, freePort, waitFor } from './lib/processes.mjs';
@@ -238,6 +239,7 @@ async function main() {
   const profDir = textArg('cpu-prof');
   const names = ['gateway', 'listing'].filter((name) => only === undefined || name === only);
   const load = rate === undefined ? {} : { overallRate: rate };
+  await ensureDatabase(DATABASE_URL, SCHEMA);
   const pg = new (requireRoot('pg').Client)({ connectionString: DATABASE_URL });
   await pg.connect();
   const redisPrefix = `bench:tracing:${randomBytes(4).toString('hex')}:`;
