@@ -156,6 +156,7 @@ async function explainPlans(pg, schemas, terms) {
       params: [0, 2 ** 32 / 128],
     }],
     ['apps', `q=${terms.common}, first page`, apps.listingPageQuery({ q: terms.common }, 51, 0)],
+    ['apps', 'no filter, offset 10,000', apps.listingPageQuery({}, 51, 10_000)],
     ['apps', `exact count, q=${terms.common} (before: every request past the Redis cache)`, apps.listingCountQuery({ q: terms.common })],
     ['apps', `total estimate, q=${terms.common} (EXPLAIN only)`, { sql: `SELECT 1 FROM apps WHERE ${appsWhere.sql}`, params: appsWhere.params, explainOnly: true }],
     [

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { APP_CATEGORIES, AppDetailResponse, AppListResponse } from '@svc/types';
+import { listingPageQuery } from '../src/domain/listing-query.js';
 import { startHarness, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
@@ -163,6 +164,28 @@ describe('GET /api/v1/apps', () => {
       has_more: false,
     });
     expect((await list({ limit: 100 })).status).toBe(200);
+  });
+
+  it("finds a page's ids in the filter's listing index alone, whatever the offset", async () => {
+    // Planner costs favour a scan on a few rows: turned off, what remains shows the index can
+    // answer the ids by itself (an OFFSET then skips index entries, not table rows).
+    const client = await h.listingPool.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      await client.query('SET enable_bitmapscan = off');
+      for (const [filter, index] of [
+        [{}, 'apps_listing_idx'],
+        [{ category: 'games' as const }, 'apps_listing_category_idx'],
+        [{ app_type: 'pwa' as const }, 'apps_listing_app_type_idx'],
+      ] as const) {
+        const q = listingPageQuery(filter, 51, 5);
+        const plan = (await client.query(`EXPLAIN ${q.sql}`, q.params)).rows.map((r) => r['QUERY PLAN']);
+        expect(plan.join('\n')).toContain(`Index Only Scan using ${index} on apps`);
+      }
+    } finally {
+      await client.query('RESET ALL');
+      client.release();
+    }
   });
 
   it('searches name, description and tech_tags, in English, Chinese, Japanese and Korean', async () => {
