@@ -7,7 +7,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import { buildDiscoveryDocuments, type DiscoveryDocument } from '@svc/discovery';
-import { createLogger as createServiceLogger, type Logger } from '@svc/service-kit';
+import { createLogger as createServiceLogger, recordedUrl, type Logger } from '@svc/service-kit';
 import { startServerSpan, tracingEnabled } from '@svc/tracing';
 import { clientInfo, compileTrust } from './edge/client-ip.js';
 import type { GatewayConfig, UpstreamName } from './config.js';
@@ -154,7 +154,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       // Tracing on: this request's server span (ended by 'close' whatever the answer was),
       // the parent of the upstream's: its traceparent replaces the caller's.
       const traceparent = tracing
-        ? startServerSpan(req, res, pathOf(url), route?.path)?.traceparent
+        ? startServerSpan(req, res, recordedUrl(pathOf(url)), route?.path)?.traceparent
         : undefined;
       // /api only: the CORS headers of this answer, and preflights answered here. A page
       // (web) answer never gets either, so a request that needs neither pays one compare.

@@ -6,6 +6,7 @@ export * from './http/errors.js';
 export * from './http/has-body.js';
 export * from './http/internal-token.js';
 export * from './http/rate-limit.js';
+export * from './http/recorded-url.js';
 export * from './http/refuse-invalid-text.js';
 export * from './http/request-id.js';
 export * from './http/server-spans.js';

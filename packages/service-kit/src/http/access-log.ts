@@ -5,6 +5,7 @@
 import type { RequestHandler } from 'express';
 import { traceLogFields } from '@svc/tracing';
 import type { Logger } from '../ops/logger.js';
+import { recordedUrl } from './recorded-url.js';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -24,7 +25,7 @@ export function accessLog(logger: Logger): RequestHandler {
           ...trace,
           reqId: req.headers['x-request-id'],
           method: req.method,
-          url: req.originalUrl,
+          url: recordedUrl(req.originalUrl),
           status,
           ms: Math.round((performance.now() - started) * 10) / 10,
           // No client address, raw or hashed (docs/decisions/013-operations-port.md): logs are kept and

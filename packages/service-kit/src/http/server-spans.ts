@@ -3,6 +3,7 @@
 import type { RequestHandler } from 'express';
 import { bindTraceContext, startServerSpan, tracingEnabled } from '@svc/tracing';
 import { hasBody } from './has-body.js';
+import { recordedUrl } from './recorded-url.js';
 import { routePattern } from '../ops/route-pattern.js';
 
 /**
@@ -13,7 +14,7 @@ import { routePattern } from '../ops/route-pattern.js';
 export function withServerSpan(first: RequestHandler): RequestHandler {
   if (!tracingEnabled()) return first;
   return (req, res, next) => {
-    const span = startServerSpan(req, res, req.path, routePattern);
+    const span = startServerSpan(req, res, recordedUrl(req.path), routePattern);
     if (span === undefined) return first(req, res, next);
     span.run(first, req, res, next);
   };
