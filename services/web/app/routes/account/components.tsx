@@ -1,6 +1,6 @@
 // Pieces the account pages share: the section navigation, the no-JavaScript notice,
-// dates in the reader's language, safe outbound links.
-import { useState } from 'react';
+// the login code field, dates in the reader's language, safe outbound links.
+import { useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { browserApi } from '../../lib/api.client';
@@ -12,6 +12,39 @@ export function NoScriptNotice({ text }: { text: string }) {
     <noscript>
       <p className="card account-noscript">{text}</p>
     </noscript>
+  );
+}
+
+/** A login code's field (log in, delete my account): six digits, filled from the e-mail. */
+export function LoginCodeField(props: {
+  id: string;
+  label: string;
+  inputRef: RefObject<HTMLInputElement | null>;
+  value: string;
+  onChange(code: string): void;
+  describedBy: string | undefined;
+  invalid: boolean;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        ref={props.inputRef}
+        id={props.id}
+        name="code"
+        type="text"
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        pattern="[0-9]{6}"
+        minLength={6}
+        maxLength={6}
+        required
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value.replace(/\D/g, '').slice(0, 6))}
+        aria-describedby={props.describedBy}
+        aria-invalid={props.invalid ? true : undefined}
+      />
+    </div>
   );
 }
 

@@ -12,7 +12,7 @@ import { withUserText } from '../../components/user-text';
 import { describeApiError } from '../../lib/api-error';
 import { browserApi } from '../../lib/api.client';
 import { useHydrated } from '../../lib/use-hydrated';
-import { NoScriptNotice } from './components';
+import { LoginCodeField, NoScriptNotice } from './components';
 
 type Step = 'closed' | 'explain' | 'code';
 type T = TFunction<'account'>;
@@ -172,25 +172,15 @@ export function DeleteAccount({ email }: { email: string }) {
               <p id="delete-code-hint" className="hint">
                 {t('login.codeHint')}
               </p>
-              <div className="field">
-                <label htmlFor="delete-code">{t('login.code')}</label>
-                <input
-                  ref={codeRef}
-                  id="delete-code"
-                  name="code"
-                  type="text"
-                  autoComplete="one-time-code"
-                  inputMode="numeric"
-                  pattern="[0-9]{6}"
-                  minLength={6}
-                  maxLength={6}
-                  required
-                  value={code}
-                  onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
-                  aria-describedby={error ? 'delete-code-hint delete-error' : 'delete-code-hint'}
-                  aria-invalid={error ? true : undefined}
-                />
-              </div>
+              <LoginCodeField
+                id="delete-code"
+                label={t('login.code')}
+                inputRef={codeRef}
+                value={code}
+                onChange={setCode}
+                describedBy={error ? 'delete-code-hint delete-error' : 'delete-code-hint'}
+                invalid={Boolean(error)}
+              />
               <div className="account-actions">
                 <button type="submit" className="danger" disabled={disabled}>
                   {busy ? t('deleteAccount.deleting') : t('deleteAccount.confirm')}

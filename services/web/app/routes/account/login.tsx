@@ -14,7 +14,7 @@ import { browserApi } from '../../lib/api.client';
 import { accountMeta } from './account-meta';
 import { useHydrated } from '../../lib/use-hydrated';
 import { withUserText } from '../../components/user-text';
-import { NoScriptNotice } from './components';
+import { LoginCodeField, NoScriptNotice } from './components';
 import { safeNext } from '../../lib/safe-next';
 import css from './account.css?url';
 
@@ -177,25 +177,15 @@ export default function LoginPage({ loaderData }: Route.ComponentProps) {
       ) : (
         <form className="card account-form" onSubmit={onCodeSubmit}>
           <p className="hint">{t('login.codeHint')}</p>
-          <div className="field">
-            <label htmlFor="login-code">{t('login.code')}</label>
-            <input
-              ref={codeRef}
-              id="login-code"
-              name="code"
-              type="text"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              pattern="[0-9]{6}"
-              minLength={6}
-              maxLength={6}
-              required
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
-              aria-describedby={error ? 'login-error' : undefined}
-              aria-invalid={error ? true : undefined}
-            />
-          </div>
+          <LoginCodeField
+            id="login-code"
+            label={t('login.code')}
+            inputRef={codeRef}
+            value={code}
+            onChange={setCode}
+            describedBy={error ? 'login-error' : undefined}
+            invalid={Boolean(error)}
+          />
           <div className="account-actions">
             <button type="submit" disabled={disabled}>
               {busy ? t('login.verifying') : t('login.verify')}
